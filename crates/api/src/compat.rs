@@ -1,0 +1,1 @@
+//! OpenAPI compatibility checker (to be written).

@@ -1,0 +1,3 @@
+//! folio's versioned-service framework.
+
+pub mod compat;

@@ -1,0 +1,1 @@
+//! The silo service.
