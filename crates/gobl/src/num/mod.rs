@@ -1,0 +1,60 @@
+//! Fixed-point numbers with GOBL's semantics: [`Amount`] and [`Percentage`].
+//!
+//! An amount is an `i64` value plus a count of decimals (`exp`). Every operation keeps
+//! the precision of the left operand, every rounding is half away from zero, and every
+//! overflow is reported as [`NumError::Overflow`] instead of being wrapped. There are no
+//! floating-point numbers anywhere in this module.
+
+mod amount;
+mod percentage;
+
+pub use amount::Amount;
+pub use percentage::Percentage;
+
+/// The most significant digits an amount may hold (as in GOBL).
+pub const MAX_DIGITS: usize = 18;
+
+/// Errors from parsing or calculating with amounts and percentages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NumError {
+    /// The text is not a valid amount or percentage.
+    #[error("invalid number '{0}'")]
+    Parse(String),
+    /// The result does not fit in 64 bits at the required precision.
+    #[error("numeric overflow")]
+    Overflow,
+    /// Division by a zero amount.
+    #[error("division by zero")]
+    DivisionByZero,
+}
+
+/// `10^exp` as an `i128`, or overflow beyond 10^38.
+pub(crate) fn pow10(exp: u32) -> Result<i128, NumError> {
+    10i128.checked_pow(exp).ok_or(NumError::Overflow)
+}
+
+/// Integer division rounding half away from zero.
+pub(crate) fn div_round(num: i128, den: i128) -> Result<i128, NumError> {
+    if den == 0 {
+        return Err(NumError::DivisionByZero);
+    }
+    let (n, d) = if den < 0 {
+        (num.checked_neg().ok_or(NumError::Overflow)?, -den)
+    } else {
+        (num, den)
+    };
+    let q = n / d;
+    let r = n % d;
+    // |r| * 2 >= d  →  round away from zero (r carries n's sign).
+    let twice = r.unsigned_abs().checked_mul(2).ok_or(NumError::Overflow)?;
+    if twice >= d.unsigned_abs() {
+        if n < 0 { Ok(q - 1) } else { Ok(q + 1) }
+    } else {
+        Ok(q)
+    }
+}
+
+/// Narrow an `i128` to `i64`, or report overflow.
+pub(crate) fn fit(v: i128) -> Result<i64, NumError> {
+    i64::try_from(v).map_err(|_| NumError::Overflow)
+}
