@@ -1,0 +1,38 @@
+//! France: tax categories, keys and rates (facts from the GOBL regime definitions).
+
+use crate::tax::defs::*;
+
+/// The France regime.
+pub static REGIME: RegimeDef = RegimeDef {
+    country: "FR",
+    alt_countries: &[],
+    currency: "EUR",
+    time_zone: "Europe/Paris",
+    rounding: None,
+    invoice_tags: &[],
+    scenarios: &[
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Autoliquidation de la TVA - Article 283-1 du CGI. Le client est redevable de la TVA." },
+    ],
+    categories: &[
+        CategoryDef {
+            code: "VAT",
+            retained: false,
+            informative: false,
+            keys: VAT_KEYS,
+            rates: &[
+                RateDef { rate: "general", keys: STANDARD, values: &[
+                    RateValue { since: Some(20110104), percent: "20%", surcharge: None, ext: &[] },
+                ] },
+                RateDef { rate: "intermediate", keys: STANDARD, values: &[
+                    RateValue { since: Some(20140101), percent: "10%", surcharge: None, ext: &[] },
+                ] },
+                RateDef { rate: "reduced", keys: STANDARD, values: &[
+                    RateValue { since: Some(20140101), percent: "5.5%", surcharge: None, ext: &[] },
+                ] },
+                RateDef { rate: "super-reduced", keys: STANDARD, values: &[
+                    RateValue { since: Some(20140101), percent: "2.1%", surcharge: None, ext: &[] },
+                ] },
+            ],
+        },
+    ],
+};

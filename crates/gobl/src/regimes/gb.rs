@@ -1,0 +1,32 @@
+//! United Kingdom: tax categories, keys and rates (facts from the GOBL regime definitions).
+
+use crate::tax::defs::*;
+
+/// The United Kingdom regime.
+pub static REGIME: RegimeDef = RegimeDef {
+    country: "GB",
+    alt_countries: &["XI", "XU"],
+    currency: "GBP",
+    time_zone: "Europe/London",
+    rounding: None,
+    invoice_tags: &[],
+    scenarios: &[
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse charge: Customer to account for VAT to the relevant tax authority." },
+    ],
+    categories: &[
+        CategoryDef {
+            code: "VAT",
+            retained: false,
+            informative: false,
+            keys: VAT_KEYS,
+            rates: &[
+                RateDef { rate: "general", keys: STANDARD, values: &[
+                    RateValue { since: Some(20110104), percent: "20.0%", surcharge: None, ext: &[] },
+                ] },
+                RateDef { rate: "reduced", keys: STANDARD, values: &[
+                    RateValue { since: Some(20110104), percent: "5.0%", surcharge: None, ext: &[] },
+                ] },
+            ],
+        },
+    ],
+};

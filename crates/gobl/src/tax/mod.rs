@@ -1,0 +1,5 @@
+//! Taxes: regime definitions, combos and totals.
+
+pub mod defs;
+
+pub use defs::{CategoryDef, KeyDef, RateDef, RateValue, RegimeDef, Scenario};
