@@ -4,3 +4,6 @@ pub mod num;
 pub mod currency;
 pub mod regimes;
 pub mod tax;
+pub mod json;
+pub mod canonical;
+pub mod digest;

@@ -1,0 +1,158 @@
+//! Canonical JSON, the exact bytes a GOBL digest hashes.
+//!
+//! Rules: no insignificant whitespace; object keys sorted by their UTF-8 bytes; object members
+//! whose value is `null` removed (nulls inside arrays stay); a number literal that parses as an
+//! `i64` is written as that integer (`-0` → `0`); any other number is written as the shortest
+//! round-trip `f64` in `d.dddEx` form (capital `E`, no `+`, no exponent leading zeros, at least
+//! one fractional digit: `0.0E0`, `1.234E2`, `5.0E-2`); strings are raw UTF-8 with only `"`, `\`
+//! and control characters escaped (short escapes where JSON has them, else `\u00XX`).
+//!
+//! Known difference from the Go reference: its float writer garbles negative non-integer floats
+//! (e.g. `-1.5e-7`); this module writes them correctly (`-1.5E-7`). GOBL documents carry amounts
+//! as strings, so such numbers do not occur in practice.
+
+use crate::json::{Value, write_json_string};
+
+/// Why a value has no canonical form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CanonicalError {
+    /// A number that does not fit a 64-bit float (e.g. `1e400`).
+    #[error("number {0} is out of range for a 64-bit float")]
+    NumberOutOfRange(String),
+    /// A number literal that is not valid JSON (only possible for hand-built values).
+    #[error("{0:?} is not a valid JSON number")]
+    InvalidNumber(String),
+}
+
+/// The canonical JSON text of `value`.
+pub fn canonical(value: &Value) -> Result<String, CanonicalError> {
+    let mut out = String::with_capacity(256);
+    write_value(&mut out, value)?;
+    Ok(out)
+}
+
+/// The canonical JSON of `value` as bytes (what the digest hashes).
+pub fn canonical_bytes(value: &Value) -> Result<Vec<u8>, CanonicalError> {
+    canonical(value).map(String::into_bytes)
+}
+
+/// Canonical form of one number literal: `"56"` → `56`, `"123.4"` → `1.234E2`.
+pub fn canonical_number(literal: &str) -> Result<String, CanonicalError> {
+    let mut out = String::new();
+    write_number(&mut out, literal)?;
+    Ok(out)
+}
+
+fn write_value(out: &mut String, value: &Value) -> Result<(), CanonicalError> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => write_number(out, n)?,
+        Value::String(s) => write_json_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item)?;
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            let mut sorted: Vec<&(String, Value)> =
+                members.iter().filter(|(_, v)| !v.is_null()).collect();
+            // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            out.push('{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k);
+                out.push(':');
+                write_value(out, v)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+fn is_json_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+fn write_number(out: &mut String, literal: &str) -> Result<(), CanonicalError> {
+    if !is_json_number(literal) {
+        return Err(CanonicalError::InvalidNumber(literal.to_owned()));
+    }
+    if let Ok(int) = literal.parse::<i64>() {
+        out.push_str(&int.to_string());
+        return Ok(());
+    }
+    let float: f64 = literal
+        .parse()
+        .map_err(|_| CanonicalError::InvalidNumber(literal.to_owned()))?;
+    if !float.is_finite() {
+        return Err(CanonicalError::NumberOutOfRange(literal.to_owned()));
+    }
+    // `{:e}` gives the shortest round-trip digits: `1.234e2`, `5e-2`, `0e0`, `-1.5e-7`.
+    let text = format!("{float:e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    out.push_str(mantissa);
+    if !mantissa.contains('.') {
+        out.push_str(".0");
+    }
+    out.push('E');
+    out.push_str(exponent);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_number as n;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(n("0.0").unwrap(), "0.0E0");
+        assert_eq!(n("123.4").unwrap(), "1.234E2");
+        assert_eq!(n("0.05").unwrap(), "5.0E-2");
+        assert_eq!(n("1e2").unwrap(), "1.0E2");
+        assert_eq!(n("-0").unwrap(), "0");
+        assert!(n("1e400").is_err());
+        assert!(n("abc").is_err());
+    }
+}

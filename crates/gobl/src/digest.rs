@@ -1,0 +1,42 @@
+//! Document digests: SHA-256 of the canonical JSON of a document.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use crate::canonical::{CanonicalError, canonical_bytes};
+use crate::json::Value;
+
+/// The only digest algorithm GOBL uses.
+pub const SHA256: &str = "sha256";
+
+/// A digest as it appears in an envelope head: `{"alg":"sha256","val":"<lowercase hex>"}`.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+pub struct Digest {
+    /// Algorithm name, `sha256`.
+    pub alg: String,
+    /// Lowercase hex of the hash.
+    pub val: String,
+}
+
+impl Digest {
+    /// A SHA-256 digest of arbitrary bytes.
+    pub fn sha256(bytes: &[u8]) -> Digest {
+        Digest {
+            alg: SHA256.to_owned(),
+            val: hex::encode(Sha256::digest(bytes)),
+        }
+    }
+
+    /// The digest as a JSON object value `{"alg":..,"val":..}`.
+    pub fn to_value(&self) -> Value {
+        Value::Object(vec![
+            ("alg".to_owned(), Value::String(self.alg.clone())),
+            ("val".to_owned(), Value::String(self.val.clone())),
+        ])
+    }
+}
+
+/// SHA-256 of the canonical JSON of `doc`.
+pub fn digest(doc: &Value) -> Result<Digest, CanonicalError> {
+    Ok(Digest::sha256(&canonical_bytes(doc)?))
+}

@@ -1,0 +1,803 @@
+//! A JSON value that keeps what a digest depends on: number literals exactly as written and
+//! object members in the order they were written.
+//!
+//! serde_json without `arbitrary_precision` turns numbers into `f64`/`i64`, which would change
+//! `90.00` into `90.0` and break digests, so this module carries its own strict RFC 8259 parser.
+//!
+//! Parser choices:
+//! - nesting deeper than the limit (default [`DEFAULT_MAX_DEPTH`]) is an error; the parser is
+//!   iterative, so even a huge limit cannot overflow the stack;
+//! - **duplicate object keys are rejected**: "last wins" would let two readers of the same bytes
+//!   disagree about what was signed;
+//! - lone UTF-16 surrogates in `\u` escapes are rejected (they cannot be held in UTF-8);
+//! - no trailing commas, comments, leading zeros, raw control characters in strings, or
+//!   anything after the top-level value except whitespace.
+
+use std::collections::HashSet;
+use std::fmt;
+
+/// Nesting depth allowed by [`parse`].
+pub const DEFAULT_MAX_DEPTH: usize = 64;
+
+/// A JSON value with number literals kept verbatim and object member order preserved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as its literal text (always valid JSON number grammar).
+    Number(String),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, members in document order (keys are unique when produced by [`parse`]).
+    Object(Vec<(String, Value)>),
+}
+
+/// Why a text is not acceptable JSON, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line}, column {column}")]
+pub struct ParseError {
+    /// 1-based line of the offending character.
+    pub line: usize,
+    /// 1-based column (in characters) of the offending character.
+    pub column: usize,
+    /// Byte offset of the offending character.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A [`Value`] that cannot be converted to a `serde_json::Value` (a number out of `f64` range).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("number {0} cannot be represented without arbitrary precision")]
+pub struct ConversionError(pub String);
+
+/// Parses `text` as one JSON value with the default depth limit.
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    parse_with_limit(text, DEFAULT_MAX_DEPTH)
+}
+
+/// Parses `text` as one JSON value; arrays and objects may nest at most `max_depth` levels.
+pub fn parse_with_limit(text: &str, max_depth: usize) -> Result<Value, ParseError> {
+    Parser {
+        src: text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        max_depth,
+    }
+    .parse_document()
+}
+
+/// Parses UTF-8 bytes as one JSON value with the default depth limit.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Value, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let mut err = error_at(valid, valid.len(), "invalid UTF-8".into());
+            err.offset = e.valid_up_to();
+            Err(err)
+        }
+    }
+}
+
+fn error_at(src: &str, offset: usize, message: String) -> ParseError {
+    let offset = offset.min(src.len());
+    let mut cut = offset;
+    while !src.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let before = &src[..cut];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    ParseError {
+        line,
+        column,
+        offset,
+        message,
+    }
+}
+
+/// A container under construction.
+enum Frame {
+    Array(Vec<Value>),
+    Object {
+        members: Vec<(String, Value)>,
+        key: String,
+        seen: Option<HashSet<String>>,
+    },
+}
+
+/// Objects with more members than this track keys in a hash set for the duplicate check.
+const LINEAR_KEY_CHECK: usize = 16;
+
+struct Parser<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    max_depth: usize,
+}
+
+impl Parser<'_> {
+    fn err<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
+        Err(error_at(self.src, self.pos, message.into()))
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                _ => break,
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn unexpected<T>(&self, wanted: &str) -> Result<T, ParseError> {
+        match self.src[self.pos..].chars().next() {
+            None => self.err(format!("unexpected end of input, expected {wanted}")),
+            Some(c) => self.err(format!("unexpected character {c:?}, expected {wanted}")),
+        }
+    }
+
+    fn parse_document(mut self) -> Result<Value, ParseError> {
+        let value = self.parse_value()?;
+        self.skip_ws();
+        if self.pos < self.bytes.len() {
+            return self.unexpected("end of input");
+        }
+        Ok(value)
+    }
+
+    /// Iterative value parser: containers live on an explicit stack.
+    fn parse_value(&mut self) -> Result<Value, ParseError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        loop {
+            // Parse one value start; containers push a frame and continue to their first item.
+            self.skip_ws();
+            let mut value = match self.peek() {
+                Some(b'{') | Some(b'[') => {
+                    if stack.len() >= self.max_depth {
+                        return self.err(format!("nesting deeper than {} levels", self.max_depth));
+                    }
+                    let open = self.bytes[self.pos];
+                    self.pos += 1;
+                    self.skip_ws();
+                    if open == b'[' {
+                        if self.peek() == Some(b']') {
+                            self.pos += 1;
+                            Value::Array(Vec::new())
+                        } else {
+                            stack.push(Frame::Array(Vec::new()));
+                            continue;
+                        }
+                    } else if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Value::Object(Vec::new())
+                    } else {
+                        let key = self.parse_key()?;
+                        stack.push(Frame::Object {
+                            members: Vec::new(),
+                            key,
+                            seen: None,
+                        });
+                        continue;
+                    }
+                }
+                Some(b'"') => Value::String(self.parse_string()?),
+                Some(b't') => self.literal("true", Value::Bool(true))?,
+                Some(b'f') => self.literal("false", Value::Bool(false))?,
+                Some(b'n') => self.literal("null", Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+                _ => return self.unexpected("a JSON value"),
+            };
+            // Attach the finished value to its parent; close parents that end here.
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(value);
+                };
+                self.skip_ws();
+                let more = match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        true
+                    }
+                    Some(b']') if matches!(frame, Frame::Array(_)) => {
+                        self.pos += 1;
+                        false
+                    }
+                    Some(b'}') if matches!(frame, Frame::Object { .. }) => {
+                        self.pos += 1;
+                        false
+                    }
+                    _ => {
+                        return match frame {
+                            Frame::Array(_) => self.unexpected("',' or ']'"),
+                            Frame::Object { .. } => self.unexpected("',' or '}'"),
+                        };
+                    }
+                };
+                match frame {
+                    Frame::Array(items) => items.push(value),
+                    Frame::Object { members, key, .. } => {
+                        members.push((std::mem::take(key), value));
+                    }
+                }
+                if more {
+                    if let Frame::Object { members, key, seen } = frame {
+                        self.skip_ws();
+                        let key_pos = self.pos;
+                        *key = self.parse_key()?;
+                        if is_duplicate(members, key, seen) {
+                            self.pos = key_pos;
+                            return self.err(format!("duplicate object key {key:?}"));
+                        }
+                    }
+                    break;
+                }
+                value = match stack.pop() {
+                    Some(Frame::Array(items)) => Value::Array(items),
+                    Some(Frame::Object { members, .. }) => Value::Object(members),
+                    None => unreachable!("stack checked non-empty above"),
+                };
+            }
+        }
+    }
+
+    /// Parses `"key"` and the following `:`.
+    fn parse_key(&mut self) -> Result<String, ParseError> {
+        if self.peek() != Some(b'"') {
+            return self.unexpected("a string object key");
+        }
+        let key = self.parse_string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return self.unexpected("':'");
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            self.unexpected("a JSON value")
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn parse_number(&mut self) -> Result<String, ParseError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                if matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return self.err("leading zeros are not allowed in numbers");
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return self.unexpected("a digit"),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return self.unexpected("a digit after '.'");
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return self.unexpected("a digit in the exponent");
+            }
+        }
+        Ok(self.src[start..self.pos].to_owned())
+    }
+
+    fn parse_string(&mut self) -> Result<String, ParseError> {
+        self.pos += 1; // opening quote
+        let mut out = String::new();
+        loop {
+            let run_start = self.pos;
+            while let Some(&b) = self.bytes.get(self.pos) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            // Stops only on ASCII bytes, so both ends are char boundaries.
+            out.push_str(&self.src[run_start..self.pos]);
+            match self.peek() {
+                None => return self.err("unterminated string"),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let c = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.pos += 1;
+                            out.push(self.parse_unicode_escape()?);
+                            continue;
+                        }
+                        _ => return self.unexpected("a valid escape character"),
+                    };
+                    self.pos += 1;
+                    out.push(c);
+                }
+                Some(b) => {
+                    return self.err(format!(
+                        "control character U+{b:04X} must be escaped in strings"
+                    ));
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u16, ParseError> {
+        let Some(digits) = self.src.get(self.pos..self.pos + 4) else {
+            return self.err("expected four hex digits after \\u");
+        };
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return self.err("expected four hex digits after \\u");
+        }
+        self.pos += 4;
+        Ok(u16::from_str_radix(digits, 16).unwrap_or_default())
+    }
+
+    /// After `\u`: one code unit, or a surrogate pair written as two escapes.
+    fn parse_unicode_escape(&mut self) -> Result<char, ParseError> {
+        let start = self.pos - 2;
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if !self.bytes[self.pos..].starts_with(b"\\u") {
+                    self.pos = start;
+                    return self.err("lone high surrogate in \\u escape");
+                }
+                self.pos += 2;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    self.pos = start;
+                    return self.err("high surrogate not followed by a low surrogate");
+                }
+                0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(second) - 0xDC00)
+            }
+            0xDC00..=0xDFFF => {
+                self.pos = start;
+                return self.err("lone low surrogate in \\u escape");
+            }
+            other => u32::from(other),
+        };
+        char::from_u32(code).map_or_else(|| self.err("invalid code point"), Ok)
+    }
+}
+
+fn is_duplicate(
+    members: &[(String, Value)],
+    key: &str,
+    seen: &mut Option<HashSet<String>>,
+) -> bool {
+    if members.len() < LINEAR_KEY_CHECK {
+        return members.iter().any(|(k, _)| k == key);
+    }
+    let set = seen.get_or_insert_with(|| members.iter().map(|(k, _)| k.clone()).collect());
+    // Members are pushed after their key is checked, so add this key now.
+    !set.insert(key.to_owned())
+}
+
+impl Value {
+    /// The member `key` of an object, if this is an object that has it.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Mutable access to the member `key` of an object.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        match self {
+            Value::Object(members) => members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Sets member `key` of an object (replacing it in place, or appending it).
+    /// Returns `false` when `self` is not an object.
+    pub fn set(&mut self, key: &str, value: Value) -> bool {
+        let Value::Object(members) = self else {
+            return false;
+        };
+        match members.iter_mut().find(|(k, _)| k == key) {
+            Some((_, slot)) => *slot = value,
+            None => members.push((key.to_owned(), value)),
+        }
+        true
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn as_object(&self) -> Option<&[(String, Value)]> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The number literal, if this is a number.
+    pub fn as_number_literal(&self) -> Option<&str> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The number as an `i64`, if it is an integer literal in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_number_literal()?.parse().ok()
+    }
+
+    /// The boolean, if this is a boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// `true` for `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The JSON type name, for messages: `null`, `boolean`, `number`, `string`, `array`, `object`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// A number value from an integer.
+    pub fn from_i64(n: i64) -> Value {
+        Value::Number(n.to_string())
+    }
+
+    /// Compact JSON: members in their order, numbers exactly as written, minimal escaping.
+    pub fn to_json_string(&self) -> String {
+        let mut out = String::with_capacity(128);
+        self.write_compact(&mut out);
+        out
+    }
+
+    fn write_compact(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(true) => out.push_str("true"),
+            Value::Bool(false) => out.push_str("false"),
+            Value::Number(n) => out.push_str(n),
+            Value::String(s) => write_json_string(out, s),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_compact(out);
+                }
+                out.push(']');
+            }
+            Value::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_json_string(out, k);
+                    out.push(':');
+                    v.write_compact(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// Converts to a `serde_json::Value`. Integer literals that fit `i64`/`u64` stay exact;
+    /// other numbers become `f64` (so `90.00` becomes `90.0`); numbers beyond `f64` fail.
+    pub fn to_serde(&self) -> Result<serde_json::Value, ConversionError> {
+        Ok(match self {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => serde_json::Value::Number(
+                serde_json::from_str::<serde_json::Number>(n)
+                    .map_err(|_| ConversionError(n.clone()))?,
+            ),
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Array(items) => serde_json::Value::Array(
+                items
+                    .iter()
+                    .map(Value::to_serde)
+                    .collect::<Result<_, _>>()?,
+            ),
+            Value::Object(members) => {
+                let mut map = serde_json::Map::with_capacity(members.len());
+                for (k, v) in members {
+                    map.insert(k.clone(), v.to_serde()?);
+                }
+                serde_json::Value::Object(map)
+            }
+        })
+    }
+}
+
+/// Writes `s` as a JSON string with the minimal escaping used by canonical JSON:
+/// `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, other controls as `\u00XX`; everything else raw.
+pub(crate) fn write_json_string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x0c => "\\f",
+            0x08 => "\\b",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 0xf) as usize] as char);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json_string())
+    }
+}
+
+impl std::str::FromStr for Value {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse(s)
+    }
+}
+
+impl From<&serde_json::Value> for Value {
+    fn from(v: &serde_json::Value) -> Self {
+        match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.to_string()),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
+            serde_json::Value::Object(m) => {
+                Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect())
+            }
+        }
+    }
+}
+
+impl From<serde_json::Value> for Value {
+    fn from(v: serde_json::Value) -> Self {
+        Value::from(&v)
+    }
+}
+
+impl TryFrom<&Value> for serde_json::Value {
+    type Error = ConversionError;
+    fn try_from(v: &Value) -> Result<Self, Self::Error> {
+        v.to_serde()
+    }
+}
+
+impl TryFrom<Value> for serde_json::Value {
+    type Error = ConversionError;
+    fn try_from(v: Value) -> Result<Self, Self::Error> {
+        v.to_serde()
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_owned())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Self {
+        Value::from_i64(n)
+    }
+}
+
+/// Serialises numbers exactly as written when the serializer is serde_json (via `RawValue`);
+/// other formats get integers as integers and other literals as strings.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Value::Null => serializer.serialize_unit(),
+            Value::Bool(b) => serializer.serialize_bool(*b),
+            Value::Number(n) => {
+                if let Ok(i) = n.parse::<i64>()
+                    && i.to_string() == *n
+                {
+                    return serializer.serialize_i64(i);
+                }
+                let raw = serde_json::value::RawValue::from_string(n.clone())
+                    .map_err(serde::ser::Error::custom)?;
+                raw.serialize(serializer)
+            }
+            Value::String(s) => serializer.serialize_str(s),
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (k, v) in members {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+/// Deserialises through serde_json's `RawValue` and [`parse`], so numbers stay exact. Works with
+/// serde_json deserializers only.
+impl<'de> serde::Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <Box<serde_json::value::RawValue>>::deserialize(deserializer)?;
+        parse(raw.get()).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_literals_and_order() {
+        let text = r#"{"z":90.00,"a":[1e2,-0,null],"m":"x"}"#;
+        let v = parse(text).unwrap();
+        assert_eq!(v.to_json_string(), text);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        for bad in [
+            "",
+            "01",
+            "1.",
+            "-",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "\"\u{1}\"",
+            "[1] x",
+            "{\"a\":1,\"a\":2}",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\x\"",
+            "tru",
+            "NaN",
+            "+1",
+            ".5",
+            "[",
+            "{",
+        ] {
+            assert!(parse(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+
+    #[test]
+    fn error_position() {
+        let err = parse("{\n  \"a\": tru\n}").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 8));
+    }
+
+    #[test]
+    fn duplicate_keys_in_large_objects() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str("\"k3\":0}");
+        assert!(parse(&text).unwrap_err().message.contains("duplicate"));
+        text.truncate(text.len() - 8);
+        text.push('}');
+        assert!(parse(&text).is_ok());
+    }
+
+    #[test]
+    fn serialize_keeps_numbers() {
+        let v = parse(r#"{"b":1.50,"a":7,"c":-0,"d":1e400}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            r#"{"b":1.50,"a":7,"c":-0,"d":1e400}"#
+        );
+        let back: Value = serde_json::from_str(r#"{"x": 2.10}"#).unwrap();
+        assert_eq!(back.to_json_string(), r#"{"x":2.10}"#);
+    }
+}
