@@ -7,3 +7,8 @@ pub mod tax;
 pub mod json;
 pub mod canonical;
 pub mod digest;
+pub mod bill;
+pub mod builder;
+pub mod validate;
+pub mod envelope;
+pub mod sign;

@@ -1,0 +1,30 @@
+//! Bill documents (invoice, payment, delivery, order, status): normalisation and
+//! calculation, operating on the document as JSON so that every input field is carried
+//! through unchanged next to the computed ones.
+
+mod combo;
+mod invoice;
+mod norm;
+pub(crate) mod val;
+
+pub use invoice::{Rounding, calculate_invoice};
+pub use norm::{normalize_document, normalize_tax_id_code};
+
+/// Why a document could not be calculated: a message and the JSON path of the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct CalcError {
+    /// JSON path of the offending field, e.g. `$.lines[0].item.price`.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl CalcError {
+    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        CalcError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Normalisation of GOBL documents before calculation.
+
+use serde_json::Value;
+
+use super::CalcError;
+use super::combo;
+use super::invoice::{calculate_invoice, regime_for};
+use super::val::{Obj, amount, insert_after, num_text, percent, set_amount, string};
+use crate::num::Amount;
+
+/// Normalise a tax identity code: upper-case, keep only `A-Z 0-9 Ñ &`, and strip the
+/// country prefix (or any of `alt` prefixes).
+pub fn normalize_tax_id_code(code: &str, country: &str, alt: &[&str]) -> String {
+    let up = code.to_uppercase();
+    let mut c: String = up
+        .chars()
+        .filter(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || *ch == 'Ñ' || *ch == '&')
+        .collect();
+    if !country.is_empty()
+        && let Some(rest) = c.strip_prefix(country)
+    {
+        c = rest.to_string();
+    }
+    for a in alt {
+        if let Some(rest) = c.strip_prefix(a) {
+            c = rest.to_string();
+        }
+    }
+    c
+}
+
+/// The short schema of a document (`bill/invoice`), from its `$schema` URL.
+pub(crate) fn short_schema(doc: &Obj) -> &str {
+    string(doc, "$schema")
+        .map(|s| s.trim_start_matches("https://gobl.org/draft-0/"))
+        .unwrap_or("")
+}
+
+/// Walk the document and normalise every `tax_id` object.
+fn normalize_tax_ids(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::Object(t)) = o.get_mut("tax_id") {
+                normalize_identity(t);
+            }
+            for (_, x) in o.iter_mut() {
+                normalize_tax_ids(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(normalize_tax_ids),
+        _ => {}
+    }
+}
+
+fn normalize_identity(t: &mut Obj) {
+    let country = string(t, "country").unwrap_or_default().to_string();
+    if let Some(code) = string(t, "code") {
+        let alt: &[&str] = match country.as_str() {
+            "GB" => &["XI", "XU"],
+            "GR" => &["EL"],
+            _ => &[],
+        };
+        let n = normalize_tax_id_code(code, &country, alt);
+        t.insert("code".into(), Value::String(n));
+    }
+}
+
+fn supplier_country(doc: &Obj) -> Option<String> {
+    doc.get("supplier")?
+        .get("tax_id")?
+        .get("country")?
+        .as_str()
+        .map(str::to_string)
+}
+
+fn set_regime_from_supplier(doc: &mut Obj) {
+    if string(doc, "$regime").is_none()
+        && let Some(c) = supplier_country(doc)
+    {
+        insert_after(doc, "$schema", "$regime", Value::String(c));
+    }
+}
+
+/// Turn numeric amount fields into their string form (`20` → `"20"`).
+fn stringify_amount(o: &mut Obj, k: &str) {
+    if let Some(v @ Value::Number(_)) = o.get(k) {
+        let t = num_text(v).unwrap_or_default();
+        o.insert(k.into(), Value::String(t));
+    }
+}
+
+/// Drop empty arrays and null entries of `k`.
+fn clean_list(o: &mut Obj, k: &str) {
+    if let Some(Value::Array(a)) = o.get_mut(k) {
+        a.retain(|v| !v.is_null() && v.as_object().is_none_or(|m| !m.is_empty()));
+        if a.is_empty() {
+            o.remove(k);
+        }
+    } else if o.get(k).is_some_and(Value::is_null) {
+        o.remove(k);
+    }
+}
+
+fn normalize_line(l: &mut Obj) {
+    stringify_amount(l, "quantity");
+    if let Some(item) = l.get_mut("item").and_then(Value::as_object_mut) {
+        stringify_amount(item, "price");
+        let neg = amount(item, "price", "")
+            .ok()
+            .flatten()
+            .filter(Amount::is_negative);
+        if let Some(p) = neg
+            && let Ok(pp) = p.negate()
+        {
+            set_amount(item, "price", pp);
+            if let Ok(Some(q)) = amount(l, "quantity", "")
+                && let Ok(nq) = q.negate()
+            {
+                set_amount(l, "quantity", nq);
+            }
+        }
+    }
+    clean_list(l, "taxes");
+    clean_list(l, "discounts");
+    clean_list(l, "charges");
+    normalize_combos(l);
+    for k in ["discounts", "charges"] {
+        for d in l
+            .get_mut(k)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(o) = d.as_object_mut() {
+                for f in ["amount", "base", "rate", "quantity"] {
+                    stringify_amount(o, f);
+                }
+            }
+        }
+    }
+}
+
+fn normalize_combos(o: &mut Obj) {
+    clean_list(o, "taxes");
+    if let Some(taxes) = o.get_mut("taxes").and_then(Value::as_array_mut) {
+        for t in taxes.iter_mut() {
+            if let Some(c) = t.as_object_mut() {
+                stringify_amount(c, "percent");
+                combo::normalize(c);
+            }
+        }
+        taxes.retain(|t| {
+            t.get("cat")
+                .and_then(Value::as_str)
+                .is_some_and(|c| !c.is_empty())
+        });
+    }
+    clean_list(o, "taxes");
+}
+
+/// Normalise the parts shared by invoices, deliveries and orders.
+fn normalize_billable(doc: &mut Obj) {
+    set_regime_from_supplier(doc);
+    // Legacy `tax.tags` become `$tags`.
+    if let Some(tax) = doc.get_mut("tax").and_then(Value::as_object_mut) {
+        let tags = tax.remove("tags");
+        match tax.get("rounding").and_then(Value::as_str) {
+            Some("sum-then-round") => {
+                tax.insert("rounding".into(), Value::String("precise".into()));
+            }
+            Some("round-then-sum") => {
+                tax.insert("rounding".into(), Value::String("currency".into()));
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(tags)) = tags {
+            let list = doc
+                .entry("$tags")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Some(list) = list.as_array_mut() {
+                for t in tags {
+                    if !list.contains(&t) {
+                        list.push(t);
+                    }
+                }
+            }
+            if let Some(v) = doc.remove("$tags") {
+                let at = doc
+                    .keys()
+                    .position(|k| k == "$regime" || k == "$addons")
+                    .map(|i| i + 1)
+                    .unwrap_or(1);
+                let at = at.min(doc.len());
+                doc.shift_insert(at, "$tags".into(), v);
+            }
+        }
+    }
+    for k in ["lines", "discounts", "charges"] {
+        clean_list(doc, k);
+    }
+    for l in doc
+        .get_mut("lines")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(o) = l.as_object_mut() {
+            normalize_line(o);
+        }
+    }
+    for k in ["discounts", "charges"] {
+        for d in doc
+            .get_mut(k)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(o) = d.as_object_mut() {
+                for f in ["amount", "base"] {
+                    stringify_amount(o, f);
+                }
+                normalize_combos(o);
+            }
+        }
+    }
+    if let Some(pay) = doc.get_mut("payment").and_then(Value::as_object_mut) {
+        for a in pay
+            .get_mut("advances")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(o) = a.as_object_mut()
+                && let Some(d) = o.remove("desc")
+            {
+                if !o.contains_key("description") {
+                    let after = if o.contains_key("date") {
+                        "date"
+                    } else {
+                        "key"
+                    };
+                    insert_after(o, after, "description", d);
+                }
+            }
+        }
+    }
+}
+
+/// Normalise (and, for bill documents, calculate) a GOBL document in place, by `$schema`.
+/// Unknown schemas are carried as they are.
+pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
+    let mut v = Value::Object(std::mem::take(doc));
+    normalize_tax_ids(&mut v);
+    if let Value::Object(o) = v {
+        *doc = o;
+    }
+    match short_schema(doc) {
+        "bill/invoice" => {
+            normalize_billable(doc);
+            if string(doc, "type").is_none() {
+                insert_after(doc, "uuid", "type", Value::String("standard".into()));
+            }
+            let regime = regime_for(doc);
+            calculate_invoice(doc, regime)
+        }
+        "bill/delivery" | "bill/order" => {
+            normalize_billable(doc);
+            let regime = regime_for(doc);
+            calculate_invoice(doc, regime)
+        }
+        "bill/payment" => {
+            set_regime_from_supplier(doc);
+            calculate_payment(doc)
+        }
+        "bill/status" => {
+            set_regime_from_supplier(doc);
+            for (i, l) in doc
+                .get_mut("lines")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                if let Some(o) = l.as_object_mut() {
+                    if o.contains_key("index") {
+                        o.insert("index".into(), Value::from(i + 1));
+                    } else {
+                        o.shift_insert(0, "index".into(), Value::from(i + 1));
+                    }
+                    for r in o
+                        .get_mut("reasons")
+                        .and_then(Value::as_array_mut)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(ro) = r.as_object_mut() {
+                            ro.retain(|k, _| {
+                                matches!(k.as_str(), "key" | "description" | "faults" | "ext")
+                            });
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
+    if let Some(m) = doc.remove("method")
+        && !doc
+            .get("methods")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    {
+        let mut rec = Obj::new();
+        if let Some(mo) = m.as_object() {
+            for (k, v) in mo {
+                match k.as_str() {
+                    "ref" => {
+                        rec.insert("ref".into(), v.clone());
+                    }
+                    "detail" => {
+                        rec.insert("description".into(), v.clone());
+                    }
+                    "credit_transfer" => {
+                        if let Some(first) = v.as_array().and_then(|a| a.first()) {
+                            rec.insert("credit_transfer".into(), first.clone());
+                        }
+                    }
+                    "key" | "card" | "direct_debit" | "online" | "ext" | "meta" => {
+                        rec.insert(k.clone(), v.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        doc.insert("methods".into(), Value::Array(vec![Value::Object(rec)]));
+    }
+    if string(doc, "type").is_none() {
+        insert_after(doc, "uuid", "type", Value::String("receipt".into()));
+    }
+    let regime = regime_for(doc);
+    if string(doc, "currency").is_none() {
+        match regime {
+            Some(r) => insert_after(
+                doc,
+                "issue_date",
+                "currency",
+                Value::String(r.currency.into()),
+            ),
+            None => {
+                return Err(CalcError::new(
+                    "$.currency",
+                    "required, unable to determine",
+                ));
+            }
+        }
+    }
+    let mut total: Option<Amount> = None;
+    for (i, l) in doc
+        .get_mut("lines")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let Some(o) = l.as_object_mut() else { continue };
+        if o.contains_key("i") {
+            o.insert("i".into(), Value::from(i + 1));
+        } else {
+            o.shift_insert(0, "i".into(), Value::from(i + 1));
+        }
+        stringify_amount(o, "amount");
+        let p = format!("$.lines[{i}]");
+        let mut a = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
+        if o.get("refund").and_then(Value::as_bool) == Some(true) {
+            a = a.negate().map_err(|e| CalcError::new(&p, e.to_string()))?;
+        }
+        total = Some(match total {
+            None => a,
+            Some(t) => t.add(a).map_err(|e| CalcError::new(&p, e.to_string()))?,
+        });
+    }
+    let total = match total {
+        Some(t) => {
+            set_amount(doc, "total", t);
+            t
+        }
+        None => amount(doc, "total", "$")?.unwrap_or(Amount::ZERO),
+    };
+    if let Some(ms) = doc.get_mut("methods").and_then(Value::as_array_mut) {
+        let single = ms.len() == 1;
+        for (i, m) in ms.iter_mut().enumerate() {
+            let Some(o) = m.as_object_mut() else { continue };
+            let p = format!("$.methods[{i}]");
+            if let Some(pc) = percent(o, "percent", &p)? {
+                let a = pc
+                    .of(total)
+                    .map_err(|e| CalcError::new(&p, e.to_string()))?;
+                set_amount(o, "amount", a);
+            }
+            let amt = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
+            if single && amt.is_zero() && string(o, "currency").is_none() {
+                set_amount(o, "amount", total);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! The build entry point: normalise, calculate, validate and envelope a GOBL document.
+
+use serde_json::{Map, Value, json};
+
+use crate::bill;
+use crate::validate::{self, Fault, Faults};
+
+/// The envelope schema URL.
+pub const ENVELOPE_SCHEMA: &str = "https://gobl.org/draft-0/envelope";
+
+/// Options for [`build_with`].
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// The head uuid to use (default: the input envelope's, else a new v7 uuid).
+    pub uuid: Option<uuid::Uuid>,
+    /// Skip validation (calculation errors are still faults).
+    pub skip_validation: bool,
+}
+
+/// The result of a build that was calculated but did not validate.
+#[derive(Debug, Clone)]
+pub struct Invalid {
+    /// The calculated envelope (with its digest), for callers that store invalid documents.
+    pub envelope: Value,
+    /// What is wrong with it.
+    pub faults: Faults,
+}
+
+/// Whether a JSON value is an envelope (`$schema` envelope, or `head` + `doc`).
+pub fn is_envelope(v: &Value) -> bool {
+    v.get("$schema").and_then(Value::as_str) == Some(ENVELOPE_SCHEMA)
+        || (v.get("doc").is_some_and(Value::is_object) && v.get("head").is_some())
+}
+
+/// Build a bare document or an envelope: normalise, calculate, validate, digest and wrap
+/// it. Returns the envelope, or the faults (calculation or validation) that stop it.
+pub fn build(input: Value) -> Result<Value, Faults> {
+    build_with(input, &BuildOptions::default()).map_err(|e| e.faults)
+}
+
+/// [`build`] with options; an invalid (but calculable) document's envelope is returned
+/// alongside its faults so that callers can store it anyway (`allow_invalid`).
+pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invalid>> {
+    let (mut head, doc, sigs) = split(input);
+    let Value::Object(mut doc) = doc else {
+        let faults = Faults(vec![Fault::new(
+            "$.doc",
+            "type",
+            "document must be a JSON object",
+        )]);
+        return Err(Box::new(Invalid {
+            envelope: Value::Null,
+            faults,
+        }));
+    };
+    let before = sigs.as_ref().map(|_| doc.clone());
+    ensure_uuid(&mut doc);
+    if let Err(e) = bill::normalize_document(&mut doc) {
+        let faults = Faults(vec![Fault::new(&e.path, "calculate", &e.message)]);
+        return Err(Box::new(Invalid {
+            envelope: Value::Null,
+            faults,
+        }));
+    }
+    let mut faults = if opts.skip_validation {
+        Faults::default()
+    } else {
+        validate::validate_document(&doc)
+    };
+    if let Some(b) = before
+        && b != doc
+    {
+        faults.0.push(Fault::new(
+            "$.sigs",
+            "signed",
+            "signed envelope's document would change",
+        ));
+    }
+    let doc = Value::Object(doc);
+    let dig = match crate::digest::digest(&crate::json::Value::from(&doc)) {
+        Ok(d) => d,
+        Err(e) => {
+            faults.0.push(Fault::new("$.doc", "digest", &e.to_string()));
+            return Err(Box::new(Invalid {
+                envelope: Value::Null,
+                faults,
+            }));
+        }
+    };
+    let uuid = opts
+        .uuid
+        .map(|u| u.to_string())
+        .or_else(|| head.get("uuid").and_then(Value::as_str).map(str::to_string))
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    head.insert("uuid".into(), Value::String(uuid));
+    head.insert("dig".into(), json!({"alg": dig.alg, "val": dig.val}));
+    let mut ordered = Map::new();
+    for k in ["uuid", "dig"] {
+        if let Some(v) = head.remove(k) {
+            ordered.insert(k.into(), v);
+        }
+    }
+    ordered.append(&mut head);
+    let mut env = Map::new();
+    env.insert("$schema".into(), Value::String(ENVELOPE_SCHEMA.into()));
+    env.insert("head".into(), Value::Object(ordered));
+    env.insert("doc".into(), doc);
+    if let Some(s) = sigs {
+        env.insert("sigs".into(), s);
+    }
+    let envelope = Value::Object(env);
+    if faults.0.is_empty() {
+        Ok(envelope)
+    } else {
+        Err(Box::new(Invalid { envelope, faults }))
+    }
+}
+
+fn split(input: Value) -> (Map<String, Value>, Value, Option<Value>) {
+    if is_envelope(&input)
+        && let Value::Object(mut o) = input
+    {
+        let mut head = o
+            .remove("head")
+            .and_then(|h| h.as_object().cloned())
+            .unwrap_or_default();
+        head.remove("dig");
+        let doc = o.remove("doc").unwrap_or(Value::Null);
+        let sigs = o
+            .remove("sigs")
+            .filter(|s| s.as_array().is_some_and(|a| !a.is_empty()));
+        return (head, doc, sigs);
+    }
+    (Map::new(), input, None)
+}
+
+fn ensure_uuid(doc: &mut Map<String, Value>) {
+    let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
+    if schema.starts_with("https://gobl.org/draft-0/bill/")
+        && doc
+            .get("uuid")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+    {
+        let u = uuid::Uuid::now_v7().to_string();
+        let at = doc
+            .keys()
+            .position(|k| !k.starts_with('$'))
+            .unwrap_or(doc.len());
+        doc.shift_insert(at, "uuid".into(), Value::String(u));
+    }
+}
+
+/// Parse a document given as JSON or YAML text into JSON.
+pub fn parse_input(text: &str) -> Result<Value, String> {
+    let t = text.trim_start_matches('\u{feff}');
+    match serde_json::from_str::<Value>(t) {
+        Ok(v) => Ok(v),
+        Err(je) => {
+            if t.trim_start().starts_with('{') {
+                return Err(format!("invalid JSON: {je}"));
+            }
+            yaml_serde::from_str::<Value>(t).map_err(|e| format!("invalid YAML: {e}"))
+        }
+    }
+}
