@@ -1,0 +1,603 @@
+//! GOBL envelopes: a header (uuid, digest, stamps, ...), the document, and signatures.
+//!
+//! The document is kept as a [`Value`] exactly as received (number literals and member order),
+//! whatever its `$schema`, so re-serialising an envelope never changes what the digest covers.
+
+use std::fmt;
+
+use uuid::Uuid;
+
+use crate::digest::{Digest, SHA256, digest};
+use crate::json::Value;
+
+/// Base of every GOBL schema URL.
+pub const SCHEMA_BASE: &str = "https://gobl.org/draft-0/";
+/// `$schema` of an envelope.
+pub const ENVELOPE_SCHEMA: &str = "https://gobl.org/draft-0/envelope";
+/// `$schema` of an invoice.
+pub const INVOICE_SCHEMA: &str = "https://gobl.org/draft-0/bill/invoice";
+
+/// Fault codes produced by this module and [`crate::sign`].
+pub mod codes {
+    /// The envelope or document has the wrong shape (see the fault's paths).
+    pub const INVALID_ENVELOPE: &str = "invalid-envelope";
+    /// The document has no canonical form (e.g. a number beyond `f64`).
+    pub const INVALID_DOCUMENT: &str = "invalid-document";
+    /// `head.dig` does not match the document.
+    pub const DIGEST_MISMATCH: &str = "digest-mismatch";
+    /// `head.dig.alg` is not `sha256`.
+    pub const DIGEST_ALGORITHM: &str = "digest-algorithm";
+    /// Stamps on an envelope without signatures.
+    pub const STAMPS_UNSIGNED: &str = "stamps-unsigned";
+    /// A signature that is not a well-formed ES256 JWS.
+    pub const SIGNATURE_MALFORMED: &str = "signature-malformed";
+    /// A signature that does not verify with any of the given keys.
+    pub const SIGNATURE_INVALID: &str = "signature-invalid";
+    /// A signature whose payload names another uuid or digest than the head.
+    pub const SIGNATURE_MISMATCH: &str = "signature-mismatch";
+}
+
+/// A problem found in a GOBL document or envelope, mapped by the HTTP layer to
+/// `{"provider":"gobl","code":..,"message":..,"paths":[..]}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Fault {
+    /// Stable machine-readable code, see [`codes`].
+    pub code: String,
+    /// Human-readable explanation.
+    pub message: String,
+    /// JSON paths the fault is about (`head.uuid`, `sigs[0]`); may be empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+}
+
+impl Fault {
+    /// A fault with a code, message and paths.
+    pub fn new(code: &str, message: impl Into<String>, paths: Vec<String>) -> Fault {
+        Fault {
+            code: code.to_owned(),
+            message: message.into(),
+            paths,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)?;
+        if !self.paths.is_empty() {
+            write!(f, " ({})", self.paths.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// A value of the wrong shape or type at a JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FieldError {
+    /// Dotted path with array indices, e.g. `head.stamps[0].prv`; `$` for the root.
+    pub path: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl From<Vec<FieldError>> for Fault {
+    /// One `invalid-envelope` fault listing every path.
+    fn from(errors: Vec<FieldError>) -> Fault {
+        let message = errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let paths = errors.into_iter().map(|e| e.path).collect();
+        Fault::new(codes::INVALID_ENVELOPE, message, paths)
+    }
+}
+
+/// A stamp from a provider (e.g. a tax agency), allowed only on signed envelopes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    /// Provider key.
+    pub prv: String,
+    /// Stamp value.
+    pub val: String,
+}
+
+/// The envelope header.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// Envelope id.
+    pub uuid: Uuid,
+    /// Digest of the canonical document.
+    pub dig: Digest,
+    /// Provider stamps.
+    pub stamps: Vec<Stamp>,
+    /// Links (array of link objects), kept as given.
+    pub links: Option<Value>,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// String metadata (an object of string values), kept as given.
+    pub meta: Option<Value>,
+    /// Free-text notes.
+    pub notes: Option<String>,
+    /// Legacy draft flag.
+    pub draft: Option<bool>,
+    /// Any other head members (`from`, `to`, `ignore`, future fields), in their order.
+    pub extra: Vec<(String, Value)>,
+}
+
+/// A GOBL envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    /// Header.
+    pub head: Header,
+    /// The document, exactly as given.
+    pub doc: Value,
+    /// JWS compact signatures.
+    pub sigs: Vec<String>,
+}
+
+/// `true` when `value` is an object whose `$schema` is the envelope schema.
+pub fn is_envelope(value: &Value) -> bool {
+    value.get("$schema").and_then(Value::as_str) == Some(ENVELOPE_SCHEMA)
+}
+
+/// The document schema: `doc.$schema` of an envelope, else the value's own `$schema`.
+pub fn document_schema(value: &Value) -> Option<&str> {
+    let doc = if is_envelope(value) {
+        value.get("doc")?
+    } else {
+        value
+    };
+    doc.get("$schema")?.as_str()
+}
+
+/// `https://gobl.org/draft-0/bill/invoice` → `bill/invoice`; other URLs are returned unchanged.
+pub fn short_type(schema: &str) -> &str {
+    schema.strip_prefix(SCHEMA_BASE).unwrap_or(schema)
+}
+
+/// Collects field errors while reading a value.
+struct Reader {
+    errors: Vec<FieldError>,
+}
+
+impl Reader {
+    fn fail(&mut self, path: &str, message: impl Into<String>) {
+        self.errors.push(FieldError {
+            path: path.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    fn string(&mut self, path: &str, v: &Value) -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.fail(
+                    path,
+                    format!("expected a string, found {}", other.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn object<'v>(&mut self, path: &str, v: &'v Value) -> Option<&'v [(String, Value)]> {
+        match v {
+            Value::Object(m) => Some(m),
+            other => {
+                self.fail(
+                    path,
+                    format!("expected an object, found {}", other.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn array<'v>(&mut self, path: &str, v: &'v Value) -> Option<&'v [Value]> {
+        match v {
+            Value::Array(a) => Some(a),
+            other => {
+                self.fail(
+                    path,
+                    format!("expected an array, found {}", other.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, path: &str, v: &Value) -> Vec<String> {
+        let items = self.array(path, v).unwrap_or_default();
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| self.string(&format!("{path}[{i}]"), s))
+            .collect()
+    }
+
+    fn digest(&mut self, v: Option<&Value>) -> Option<Digest> {
+        let Some(v) = v else {
+            self.fail("head.dig", "required");
+            return None;
+        };
+        let members = self.object("head.dig", v)?;
+        let mut alg = None;
+        let mut val = None;
+        for (k, v) in members {
+            match k.as_str() {
+                "alg" => alg = self.string("head.dig.alg", v),
+                "val" => val = self.string("head.dig.val", v),
+                _ => self.fail(&format!("head.dig.{k}"), "unknown field"),
+            }
+        }
+        if let Some(val) = &val
+            && (val.len() != 64 || !val.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+        {
+            self.fail("head.dig.val", "expected 64 lowercase hex characters");
+        }
+        match (alg, val) {
+            (Some(alg), Some(val)) => Some(Digest { alg, val }),
+            (alg, val) => {
+                if alg.is_none() && !members.iter().any(|(k, _)| k == "alg") {
+                    self.fail("head.dig.alg", "required");
+                }
+                if val.is_none() && !members.iter().any(|(k, _)| k == "val") {
+                    self.fail("head.dig.val", "required");
+                }
+                None
+            }
+        }
+    }
+
+    fn stamps(&mut self, v: &Value) -> Vec<Stamp> {
+        let mut out = Vec::new();
+        for (i, item) in self
+            .array("head.stamps", v)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let path = format!("head.stamps[{i}]");
+            let Some(members) = self.object(&path, item) else {
+                continue;
+            };
+            let (mut prv, mut val) = (None, None);
+            for (k, v) in members {
+                match k.as_str() {
+                    "prv" => prv = self.string(&format!("{path}.prv"), v),
+                    "val" => val = self.string(&format!("{path}.val"), v),
+                    _ => self.fail(&format!("{path}.{k}"), "unknown field"),
+                }
+            }
+            match (prv, val) {
+                (Some(prv), Some(val)) => out.push(Stamp { prv, val }),
+                (prv, val) => {
+                    if prv.is_none() && !members.iter().any(|(k, _)| k == "prv") {
+                        self.fail(&format!("{path}.prv"), "required");
+                    }
+                    if val.is_none() && !members.iter().any(|(k, _)| k == "val") {
+                        self.fail(&format!("{path}.val"), "required");
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn head(&mut self, v: &Value) -> Option<Header> {
+        let members = self.object("head", v)?;
+        let mut uuid = None;
+        let mut seen_uuid = false;
+        let mut dig = None;
+        let mut head = Header {
+            uuid: Uuid::nil(),
+            dig: Digest {
+                alg: String::new(),
+                val: String::new(),
+            },
+            stamps: Vec::new(),
+            links: None,
+            tags: Vec::new(),
+            meta: None,
+            notes: None,
+            draft: None,
+            extra: Vec::new(),
+        };
+        for (k, v) in members {
+            match k.as_str() {
+                "uuid" => {
+                    seen_uuid = true;
+                    uuid = match self.string("head.uuid", v) {
+                        Some(s) => match Uuid::parse_str(&s) {
+                            Ok(u) if s.len() == 36 => Some(u),
+                            _ => {
+                                self.fail("head.uuid", "expected a UUID in hyphenated form");
+                                None
+                            }
+                        },
+                        None => None,
+                    };
+                }
+                "dig" => dig = self.digest(Some(v)),
+                "stamps" => head.stamps = self.stamps(v),
+                "links" => {
+                    for (i, link) in self
+                        .array("head.links", v)
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                    {
+                        self.object(&format!("head.links[{i}]"), link);
+                    }
+                    head.links = Some(v.clone());
+                }
+                "tags" => head.tags = self.strings("head.tags", v),
+                "meta" => {
+                    for (key, val) in self.object("head.meta", v).unwrap_or_default() {
+                        self.string(&format!("head.meta.{key}"), val);
+                    }
+                    head.meta = Some(v.clone());
+                }
+                "notes" => head.notes = self.string("head.notes", v),
+                "draft" => match v {
+                    Value::Bool(b) => head.draft = Some(*b),
+                    other => self.fail(
+                        "head.draft",
+                        format!("expected a boolean, found {}", other.type_name()),
+                    ),
+                },
+                _ => head.extra.push((k.clone(), v.clone())),
+            }
+        }
+        if !seen_uuid {
+            self.fail("head.uuid", "required");
+        }
+        if !members.iter().any(|(k, _)| k == "dig") {
+            self.digest(None);
+        }
+        head.uuid = uuid?;
+        head.dig = dig?;
+        Some(head)
+    }
+}
+
+impl Envelope {
+    /// Reads an envelope, reporting every wrong shape with its path. Shapes only: use
+    /// [`Envelope::validate`] for digest and stamp rules.
+    pub fn from_value(value: &Value) -> Result<Envelope, Vec<FieldError>> {
+        let mut r = Reader { errors: Vec::new() };
+        let Some(members) = r.object("$", value) else {
+            return Err(r.errors);
+        };
+        let (mut head, mut doc, mut sigs) = (None, None, Vec::new());
+        let mut seen = (false, false, false);
+        for (k, v) in members {
+            match k.as_str() {
+                "$schema" => {
+                    seen.0 = true;
+                    if let Some(s) = r.string("$schema", v)
+                        && s != ENVELOPE_SCHEMA
+                    {
+                        r.fail("$schema", format!("expected {ENVELOPE_SCHEMA}"));
+                    }
+                }
+                "head" => {
+                    seen.1 = true;
+                    head = r.head(v);
+                }
+                "doc" => {
+                    seen.2 = true;
+                    if let Some(members) = r.object("doc", v) {
+                        match members.iter().find(|(k, _)| k == "$schema") {
+                            Some((_, s)) => {
+                                r.string("doc.$schema", s);
+                            }
+                            None => r.fail("doc.$schema", "required"),
+                        }
+                        doc = Some(v.clone());
+                    }
+                }
+                "sigs" => {
+                    for (i, item) in r.array("sigs", v).unwrap_or_default().iter().enumerate() {
+                        let path = format!("sigs[{i}]");
+                        match r.string(&path, item) {
+                            Some(s) if s.split('.').count() == 3 => sigs.push(s),
+                            Some(_) => r.fail(&path, "expected a JWS in compact form"),
+                            None => {}
+                        }
+                    }
+                }
+                _ => r.fail(k, "unknown field"),
+            }
+        }
+        for (present, name) in [(seen.0, "$schema"), (seen.1, "head"), (seen.2, "doc")] {
+            if !present {
+                r.fail(name, "required");
+            }
+        }
+        match (head, doc) {
+            (Some(head), Some(doc)) if r.errors.is_empty() => Ok(Envelope { head, doc, sigs }),
+            _ => Err(r.errors),
+        }
+    }
+
+    /// Parses JSON text into an envelope; syntax errors are reported at path `$`.
+    pub fn from_json(text: &str) -> Result<Envelope, Vec<FieldError>> {
+        let value = crate::json::parse(text).map_err(|e| {
+            vec![FieldError {
+                path: "$".into(),
+                message: e.to_string(),
+            }]
+        })?;
+        Envelope::from_value(&value)
+    }
+
+    /// Envelopes a bare document under `uuid`, computing its digest.
+    pub fn wrap(uuid: Uuid, doc: Value) -> Result<Envelope, Fault> {
+        let dig = document_digest(&doc)?;
+        let head = Header {
+            uuid,
+            dig,
+            stamps: Vec::new(),
+            links: None,
+            tags: Vec::new(),
+            meta: None,
+            notes: None,
+            draft: None,
+            extra: Vec::new(),
+        };
+        Ok(Envelope {
+            head,
+            doc,
+            sigs: Vec::new(),
+        })
+    }
+
+    /// The document's `$schema`, if it has one.
+    pub fn document_schema(&self) -> Option<&str> {
+        self.doc.get("$schema")?.as_str()
+    }
+
+    /// Recomputes `head.dig` from the document (after changing it). Existing signatures no
+    /// longer match afterwards unless the document is unchanged.
+    pub fn refresh_digest(&mut self) -> Result<(), Fault> {
+        self.head.dig = document_digest(&self.doc)?;
+        Ok(())
+    }
+
+    /// Checks `head.dig` against the canonical document: `digest-algorithm` for an algorithm
+    /// other than sha256, `digest-mismatch` when the value differs.
+    pub fn verify_digest(&self) -> Result<(), Fault> {
+        if self.head.dig.alg != SHA256 {
+            return Err(Fault::new(
+                codes::DIGEST_ALGORITHM,
+                format!("unsupported digest algorithm {:?}", self.head.dig.alg),
+                vec!["head.dig.alg".into()],
+            ));
+        }
+        let actual = document_digest(&self.doc)?;
+        if actual.val != self.head.dig.val {
+            return Err(Fault::new(
+                codes::DIGEST_MISMATCH,
+                format!(
+                    "head.dig is {} but the document digest is {}",
+                    self.head.dig.val, actual.val
+                ),
+                vec!["head.dig.val".into()],
+            ));
+        }
+        Ok(())
+    }
+
+    /// Envelope rules that do not need keys: the digest matches and stamps only appear on
+    /// signed envelopes.
+    pub fn validate(&self) -> Result<(), Fault> {
+        self.verify_digest()?;
+        if !self.head.stamps.is_empty() && self.sigs.is_empty() {
+            return Err(Fault::new(
+                codes::STAMPS_UNSIGNED,
+                "stamps are only allowed on signed envelopes",
+                vec!["head.stamps".into()],
+            ));
+        }
+        Ok(())
+    }
+
+    /// The header as a JSON object.
+    pub fn head_value(&self) -> Value {
+        let h = &self.head;
+        let mut m: Vec<(String, Value)> = vec![
+            (
+                "uuid".into(),
+                Value::String(h.uuid.hyphenated().to_string()),
+            ),
+            ("dig".into(), h.dig.to_value()),
+        ];
+        if !h.stamps.is_empty() {
+            let stamps = h
+                .stamps
+                .iter()
+                .map(|s| {
+                    Value::Object(vec![
+                        ("prv".into(), Value::String(s.prv.clone())),
+                        ("val".into(), Value::String(s.val.clone())),
+                    ])
+                })
+                .collect();
+            m.push(("stamps".into(), Value::Array(stamps)));
+        }
+        if let Some(links) = &h.links {
+            m.push(("links".into(), links.clone()));
+        }
+        if !h.tags.is_empty() {
+            m.push((
+                "tags".into(),
+                Value::Array(h.tags.iter().cloned().map(Value::String).collect()),
+            ));
+        }
+        if let Some(meta) = &h.meta {
+            m.push(("meta".into(), meta.clone()));
+        }
+        if let Some(notes) = &h.notes {
+            m.push(("notes".into(), Value::String(notes.clone())));
+        }
+        if let Some(draft) = h.draft {
+            m.push(("draft".into(), Value::Bool(draft)));
+        }
+        m.extend(h.extra.iter().cloned());
+        Value::Object(m)
+    }
+
+    /// The envelope as JSON: `$schema`, `head`, `doc` (unchanged), `sigs` when present.
+    pub fn to_value(&self) -> Value {
+        let mut m = vec![
+            (
+                "$schema".to_owned(),
+                Value::String(ENVELOPE_SCHEMA.to_owned()),
+            ),
+            ("head".to_owned(), self.head_value()),
+            ("doc".to_owned(), self.doc.clone()),
+        ];
+        if !self.sigs.is_empty() {
+            m.push((
+                "sigs".to_owned(),
+                Value::Array(self.sigs.iter().cloned().map(Value::String).collect()),
+            ));
+        }
+        Value::Object(m)
+    }
+
+    /// Compact JSON text of [`Envelope::to_value`].
+    pub fn to_json_string(&self) -> String {
+        self.to_value().to_json_string()
+    }
+}
+
+fn document_digest(doc: &Value) -> Result<Digest, Fault> {
+    digest(doc).map_err(|e| Fault::new(codes::INVALID_DOCUMENT, e.to_string(), vec!["doc".into()]))
+}
+
+impl serde::Serialize for Envelope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+/// Shape errors become one message listing every path (serde_json deserializers only).
+impl<'de> serde::Deserialize<'de> for Envelope {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Envelope::from_value(&value)
+            .map_err(|errs| serde::de::Error::custom(Fault::from(errs).message))
+    }
+}
