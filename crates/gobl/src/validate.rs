@@ -48,7 +48,431 @@ impl std::fmt::Display for Faults {
 
 impl std::error::Error for Faults {}
 
-/// Validate a calculated document.
-pub fn validate_document(_doc: &Map<String, Value>) -> Faults {
-    Faults::default()
+/// Validate a calculated document: the core rules of its schema and the tax-id checks of
+/// folio's regimes. An empty list means the document is valid.
+pub fn validate_document(doc: &Map<String, Value>) -> Faults {
+    let mut v = Validator { faults: Vec::new() };
+    let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
+    let short = schema.trim_start_matches("https://gobl.org/draft-0/");
+    v.tax_ids("$", &Value::Object(doc.clone()));
+    match short {
+        "bill/invoice" => v.invoice(doc),
+        "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
+            v.required(doc, "$", "issue_date", "bill-01", "issue date is required");
+            v.party(doc, "supplier", true);
+        }
+        _ => {}
+    }
+    Faults(v.faults)
+}
+
+struct Validator {
+    faults: Vec<Fault>,
+}
+
+fn present(o: &Map<String, Value>, k: &str) -> bool {
+    match o.get(k) {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(m)) => !m.is_empty(),
+        _ => true,
+    }
+}
+
+impl Validator {
+    fn push(&mut self, path: String, code: &str, message: &str) {
+        self.faults.push(Fault {
+            path,
+            code: code.into(),
+            message: message.into(),
+        });
+    }
+
+    fn required(&mut self, o: &Map<String, Value>, base: &str, k: &str, code: &str, msg: &str) {
+        if !present(o, k) {
+            self.push(format!("{base}.{k}"), code, msg);
+        }
+    }
+
+    fn party(&mut self, doc: &Map<String, Value>, key: &str, needed: bool) {
+        match doc.get(key).and_then(Value::as_object) {
+            Some(p) => self.required(
+                p,
+                &format!("$.{key}"),
+                "name",
+                "bill-party-01",
+                "name is required",
+            ),
+            None if needed => self.push(format!("$.{key}"), "bill-party-00", "party is required"),
+            None => {}
+        }
+    }
+
+    /// Every `tax_id` in the document: known country, valid code for folio's regimes.
+    fn tax_ids(&mut self, path: &str, v: &Value) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let p = format!("{path}.{k}");
+                    if k == "tax_id"
+                        && let Some(t) = x.as_object()
+                    {
+                        let country = t.get("country").and_then(Value::as_str).unwrap_or("");
+                        let code = t.get("code").and_then(Value::as_str).unwrap_or("");
+                        if country.is_empty() {
+                            self.push(format!("{p}.country"), "tax-id-01", "country is required");
+                        } else if country.len() != 2
+                            || !country.bytes().all(|b| b.is_ascii_uppercase())
+                        {
+                            self.push(
+                                format!("{p}.country"),
+                                "tax-id-02",
+                                "country must be an ISO code",
+                            );
+                        }
+                        if let Err(e) = crate::regimes::taxid::check(country, code) {
+                            self.push(format!("{p}.code"), "tax-id-code", &e);
+                        }
+                    }
+                    self.tax_ids(&p, x);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    self.tax_ids(&format!("{path}[{i}]"), x);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn invoice(&mut self, doc: &Map<String, Value>) {
+        const TYPES: &[&str] = &[
+            "standard",
+            "proforma",
+            "corrective",
+            "credit-note",
+            "debit-note",
+            "other",
+        ];
+        match doc.get("type").and_then(Value::as_str) {
+            None | Some("") => self.push(
+                "$.type".into(),
+                "bill-invoice-01",
+                "invoice type is required",
+            ),
+            Some(t) if !TYPES.contains(&t) => self.push(
+                "$.type".into(),
+                "bill-invoice-02",
+                "invoice type is not valid",
+            ),
+            _ => {}
+        }
+        self.required(
+            doc,
+            "$",
+            "issue_date",
+            "bill-invoice-03",
+            "invoice issue date is required",
+        );
+        if let Some(d) = doc.get("issue_date").and_then(Value::as_str)
+            && crate::tax::defs::date_num(d).is_none()
+        {
+            self.push(
+                "$.issue_date".into(),
+                "bill-invoice-03",
+                "invoice issue date is not a valid date",
+            );
+        }
+        match doc.get("currency").and_then(Value::as_str) {
+            None | Some("") => self.push(
+                "$.currency".into(),
+                "bill-invoice-04",
+                "invoice currency is required",
+            ),
+            Some(c) if !crate::currency::is_known(c) => self.push(
+                "$.currency".into(),
+                "bill-invoice-04",
+                "invoice currency is not valid",
+            ),
+            _ => {}
+        }
+        match doc.get("supplier").and_then(Value::as_object) {
+            None => self.push(
+                "$.supplier".into(),
+                "bill-invoice-05",
+                "invoice supplier is required",
+            ),
+            Some(s) => self.required(
+                s,
+                "$.supplier",
+                "name",
+                "bill-invoice-06",
+                "invoice supplier name is required",
+            ),
+        }
+        if let Some(c) = doc.get("customer").and_then(Value::as_object) {
+            let has_code = c
+                .get("tax_id")
+                .and_then(|t| t.get("code"))
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty());
+            if has_code {
+                self.required(
+                    c,
+                    "$.customer",
+                    "name",
+                    "bill-invoice-07",
+                    "invoice customer name required when tax ID is set",
+                );
+            }
+        }
+        let has_tax_point = doc
+            .get("tax")
+            .and_then(|t| t.get("point"))
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty());
+        if has_tax_point && present(doc, "value_date") {
+            self.push(
+                "$.value_date".into(),
+                "bill-invoice-11",
+                "value date cannot be set when tax point is set",
+            );
+        }
+        let bypass = doc
+            .get("$tags")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|t| t == "bypass"));
+        for (i, l) in doc
+            .get("lines")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let base = format!("$.lines[{i}]");
+            let Some(lo) = l.as_object() else {
+                self.push(base, "bill-line-00", "line must be an object");
+                continue;
+            };
+            self.required(
+                lo,
+                &base,
+                "quantity",
+                "bill-line-02",
+                "quantity is required",
+            );
+            match lo.get("item").and_then(Value::as_object) {
+                None => self.push(format!("{base}.item"), "bill-line-03", "item is required"),
+                Some(it) => {
+                    self.required(
+                        it,
+                        &format!("{base}.item"),
+                        "price",
+                        "bill-invoice-08",
+                        "invoice line item price is required",
+                    );
+                    self.required(
+                        it,
+                        &format!("{base}.item"),
+                        "name",
+                        "org-item-01",
+                        "item name is required",
+                    );
+                    if !bypass && present(it, "price") {
+                        self.required(
+                            lo,
+                            &base,
+                            "sum",
+                            "bill-line-04",
+                            "sum is required when item has a price",
+                        );
+                        self.required(
+                            lo,
+                            &base,
+                            "total",
+                            "bill-line-05",
+                            "total is required when item has a price",
+                        );
+                    }
+                }
+            }
+            for (j, t) in lo
+                .get("taxes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                self.combo(doc, &format!("{base}.taxes[{j}]"), t);
+            }
+        }
+        for k in ["discounts", "charges"] {
+            for (i, d) in doc
+                .get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let base = format!("$.{k}[{i}]");
+                if let Some(o) = d.as_object() {
+                    if present(o, "base") && !present(o, "percent") {
+                        self.push(
+                            format!("{base}.percent"),
+                            "bill-discount-01",
+                            "percent is required when base is set",
+                        );
+                    }
+                    for (j, t) in o
+                        .get("taxes")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
+                        self.combo(doc, &format!("{base}.taxes[{j}]"), t);
+                    }
+                }
+            }
+        }
+        let has_adjustments = present(doc, "discounts") || present(doc, "charges");
+        if !has_adjustments && !present(doc, "lines") {
+            self.push(
+                "$.lines".into(),
+                "bill-invoice-10",
+                "invoice lines are required without discounts or charges",
+            );
+        }
+        if !bypass && !present(doc, "totals") {
+            self.push(
+                "$.totals".into(),
+                "bill-invoice-09",
+                "invoice totals are required",
+            );
+        }
+    }
+
+    /// A tax combo against the regime (of its country, else the document's).
+    fn combo(&mut self, doc: &Map<String, Value>, path: &str, t: &Value) {
+        let Some(o) = t.as_object() else { return };
+        let country = o
+            .get("country")
+            .and_then(Value::as_str)
+            .or_else(|| doc.get("$regime").and_then(Value::as_str))
+            .unwrap_or("");
+        let Some(r) = crate::regimes::get(country) else {
+            return;
+        };
+        let cat = o.get("cat").and_then(Value::as_str).unwrap_or("");
+        let Some(cd) = r.category(cat) else {
+            self.push(
+                format!("{path}.cat"),
+                "tax-combo-01",
+                "tax category not valid for regime",
+            );
+            return;
+        };
+        let key = o.get("key").and_then(Value::as_str).unwrap_or("");
+        let kd = cd.key(key);
+        if !key.is_empty() && kd.is_none() {
+            self.push(
+                format!("{path}.key"),
+                "tax-combo-02",
+                "tax combo key not valid for category in regime",
+            );
+        }
+        if let Some(rate) = o.get("rate").and_then(Value::as_str)
+            && cd.rate(key, rate).is_none()
+        {
+            self.push(
+                format!("{path}.rate"),
+                "tax-combo-03",
+                "tax combo rate not valid for key in regime",
+            );
+        }
+        let has_percent = present(o, "percent");
+        let percent_ok = match (key.is_empty(), kd) {
+            (true, _) => has_percent,
+            (false, None) => true,
+            (false, Some(k)) if k.no_percent => !has_percent,
+            (false, Some(_)) => has_percent,
+        };
+        if !percent_ok {
+            self.push(
+                format!("{path}.percent"),
+                "tax-combo-04",
+                "tax combo percent required or invalid for key in regime",
+            );
+        }
+        if present(o, "surcharge") && !has_percent {
+            self.push(
+                format!("{path}.surcharge"),
+                "tax-combo-05",
+                "tax combo surcharge requires percent in regime",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn faults(v: Value) -> Vec<(String, String)> {
+        validate_document(v.as_object().unwrap())
+            .0
+            .into_iter()
+            .map(|f| (f.path, f.code))
+            .collect()
+    }
+
+    #[test]
+    fn invoice_core_rules() {
+        let f = faults(
+            json!({"$schema": "https://gobl.org/draft-0/bill/invoice", "type": "nope", "lines": [{"item": {}}]}),
+        );
+        let paths: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+        for p in [
+            "$.type",
+            "$.issue_date",
+            "$.currency",
+            "$.supplier",
+            "$.lines[0].quantity",
+            "$.lines[0].item.price",
+            "$.totals",
+        ] {
+            assert!(paths.contains(&p), "{p} missing in {f:?}");
+        }
+    }
+
+    #[test]
+    fn tax_id_faults_have_paths() {
+        let f = faults(
+            json!({"$schema": "https://gobl.org/draft-0/org/party", "name": "x", "tax_id": {"country": "ES", "code": "B98602643"}}),
+        );
+        assert_eq!(
+            f,
+            vec![("$.tax_id.code".to_string(), "tax-id-code".to_string())]
+        );
+        let f = faults(
+            json!({"$schema": "https://gobl.org/draft-0/org/party", "name": "x", "tax_id": {"country": "ES", "code": "B98602642"}}),
+        );
+        assert!(f.is_empty());
+    }
+
+    #[test]
+    fn combos_against_regime() {
+        let doc = json!({"$schema": "https://gobl.org/draft-0/bill/invoice", "$regime": "ES", "type": "standard",
+            "issue_date": "2024-01-01", "currency": "EUR", "supplier": {"name": "S"},
+            "lines": [{"i": 1, "quantity": "1", "item": {"name": "a", "price": "1.00"}, "sum": "1.00", "total": "1.00",
+                "taxes": [{"cat": "XX"}, {"cat": "VAT", "key": "exempt", "percent": "21%"}, {"cat": "VAT", "key": "bogus"}]}],
+            "totals": {"sum": "1.00"}});
+        let f = faults(doc);
+        assert!(f.contains(&("$.lines[0].taxes[0].cat".into(), "tax-combo-01".into())));
+        assert!(f.contains(&("$.lines[0].taxes[1].percent".into(), "tax-combo-04".into())));
+        assert!(f.contains(&("$.lines[0].taxes[2].key".into(), "tax-combo-02".into())));
+    }
 }

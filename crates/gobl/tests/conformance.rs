@@ -207,3 +207,44 @@ fn examples_match_reference() {
 
 const MIN_PLAIN_KNOWN: usize = 16;
 const MIN_TOTAL: usize = 19;
+
+/// The reference's examples are valid documents: folio's validation must not fault the
+/// non-add-on examples of its own regimes.
+#[test]
+fn reference_examples_validate() {
+    let dir = examples_dir();
+    if !dir.is_dir() {
+        println!("validation check skipped: {} not found", dir.display());
+        return;
+    }
+    let mut checked = 0;
+    let mut faulty = Vec::new();
+    for cc in REGIMES {
+        let Ok(rd) = std::fs::read_dir(dir.join(cc)) else {
+            continue;
+        };
+        let mut files: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let Ok(v) = parse_input(&text) else { continue };
+            if v.get("doc").unwrap_or(&v).get("$addons").is_some() {
+                continue;
+            }
+            checked += 1;
+            if let Err(inv) = build_with(v, &BuildOptions::default()) {
+                faulty.push(format!("{}: {}", f.display(), inv.faults));
+            }
+        }
+    }
+    println!("{checked} examples validated, {} with faults", faulty.len());
+    assert!(
+        faulty.is_empty(),
+        "unexpected faults:\n{}",
+        faulty.join("\n")
+    );
+}

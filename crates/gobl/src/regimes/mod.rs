@@ -10,6 +10,7 @@ use crate::tax::RegimeDef;
 #[rustfmt::skip] pub mod nl;
 #[rustfmt::skip] pub mod pt;
 #[rustfmt::skip] pub mod us;
+pub mod taxid;
 
 /// Every regime, in alphabetical order of country code.
 pub static ALL: &[&RegimeDef] = &[
