@@ -416,6 +416,16 @@ impl Validator {
     }
 }
 
+impl Fault {
+    /// This fault in the envelope module's form (`paths` relative to the envelope, so
+    /// `$.lines[0]` becomes `doc.lines[0]`), for the HTTP layer and `allow_invalid`.
+    pub fn to_envelope_fault(&self) -> crate::envelope::Fault {
+        let p = self.path.strip_prefix('$').unwrap_or(&self.path);
+        let path = format!("doc{p}");
+        crate::envelope::Fault::new(&self.code, self.message.clone(), vec![path])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,15 +484,5 @@ mod tests {
         assert!(f.contains(&("$.lines[0].taxes[0].cat".into(), "tax-combo-01".into())));
         assert!(f.contains(&("$.lines[0].taxes[1].percent".into(), "tax-combo-04".into())));
         assert!(f.contains(&("$.lines[0].taxes[2].key".into(), "tax-combo-02".into())));
-    }
-}
-
-impl Fault {
-    /// This fault in the envelope module's form (`paths` relative to the envelope, so
-    /// `$.lines[0]` becomes `doc.lines[0]`), for the HTTP layer and `allow_invalid`.
-    pub fn to_envelope_fault(&self) -> crate::envelope::Fault {
-        let p = self.path.strip_prefix('$').unwrap_or(&self.path);
-        let path = format!("doc{p}");
-        crate::envelope::Fault::new(&self.code, self.message.clone(), vec![path])
     }
 }

@@ -24,16 +24,15 @@ pub(crate) struct Combo {
 
 /// Normalise a combo in place: legacy `tags`, VAT rate aliases, zero and exempt keys.
 pub(crate) fn normalize(o: &mut Obj) {
-    if string(o, "rate").is_none() {
-        if let Some(t) = o
+    if string(o, "rate").is_none()
+        && let Some(t) = o
             .get("tags")
             .and_then(Value::as_array)
             .and_then(|a| a.first())
             .and_then(Value::as_str)
-        {
-            let t = t.to_string();
-            o.insert("rate".into(), Value::String(t));
-        }
+    {
+        let t = t.to_string();
+        o.insert("rate".into(), Value::String(t));
     }
     o.remove("tags");
     if string(o, "cat") != Some("VAT") {
@@ -75,10 +74,8 @@ pub(crate) fn normalize(o: &mut Obj) {
                 o.insert("key".into(), Value::String("zero".into()));
             }
         }
-        Some("zero") => {
-            if !o.contains_key("percent") {
-                set_percent(o, "percent", Percentage::ZERO);
-            }
+        Some("zero") if !o.contains_key("percent") => {
+            set_percent(o, "percent", Percentage::ZERO);
         }
         _ => {}
     }

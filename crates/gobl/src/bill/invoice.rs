@@ -602,7 +602,7 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: &str) -> Result<Option<LineCalc>
     let Some(item) = l.get_mut("item").and_then(Value::as_object_mut) else {
         return Ok(None);
     };
-    if !item.get("price").is_some_and(|v| !v.is_null()) {
+    if item.get("price").is_none_or(|v| v.is_null()) {
         item.remove("alt_prices");
         l.remove("sum");
         l.remove("total");

@@ -232,15 +232,14 @@ fn normalize_billable(doc: &mut Obj) {
         {
             if let Some(o) = a.as_object_mut()
                 && let Some(d) = o.remove("desc")
+                && !o.contains_key("description")
             {
-                if !o.contains_key("description") {
-                    let after = if o.contains_key("date") {
-                        "date"
-                    } else {
-                        "key"
-                    };
-                    insert_after(o, after, "description", d);
-                }
+                let after = if o.contains_key("date") {
+                    "date"
+                } else {
+                    "key"
+                };
+                insert_after(o, after, "description", d);
             }
         }
     }
@@ -309,10 +308,10 @@ pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
 
 fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
     if let Some(m) = doc.remove("method")
-        && !doc
+        && doc
             .get("methods")
             .and_then(Value::as_array)
-            .is_some_and(|a| !a.is_empty())
+            .is_none_or(|a| a.is_empty())
     {
         let mut rec = Obj::new();
         if let Some(mo) = m.as_object() {

@@ -28,6 +28,9 @@ fn rescale_raw(v: i128, from: u32, to: u32) -> Result<i128, NumError> {
     }
 }
 
+// `add`/`sub`/`mul`/`div` return `Result` (overflow is an error), so they cannot be the
+// `std::ops` traits.
+#[allow(clippy::should_implement_trait)]
 impl Amount {
     /// Zero with no decimals.
     pub const ZERO: Amount = Amount { value: 0, exp: 0 };

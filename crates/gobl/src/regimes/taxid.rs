@@ -282,7 +282,7 @@ fn gb(code: &str) -> Result<(), String> {
         .sum();
     let check = d[7] * 10 + d[8];
     let total = sum + check;
-    if total % 97 == 0 || (total + 55) % 97 == 0 {
+    if total.is_multiple_of(97) || (total + 55).is_multiple_of(97) {
         Ok(())
     } else {
         bad("check digits")
