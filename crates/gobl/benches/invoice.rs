@@ -1,0 +1,86 @@
+//! Invoices calculated per second (10 and 200 lines) against `serde_json` parsing and
+//! serialising the same document in the same run.
+
+// `criterion_group!` generates an undocumented public function.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gobl::builder::{BuildOptions, build_with};
+use serde_json::{Value, json};
+
+fn invoice(lines: usize) -> String {
+    let rates = ["general", "reduced", "super-reduced", "zero", "exempt"];
+    let list: Vec<Value> = (0..lines)
+        .map(|i| {
+            json!({
+                "quantity": format!("{}", 1 + i % 7),
+                "item": {"name": format!("Item {i}"), "price": format!("{}.{:02}", 10 + i, i % 100)},
+                "discounts": if i % 3 == 0 { json!([{"percent": "5%", "reason": "promo"}]) } else { json!([]) },
+                "taxes": [{"cat": "VAT", "rate": rates[i % rates.len()]}]
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://gobl.org/draft-0/bill/invoice",
+        "uuid": "3aea7b56-59d8-4beb-90bd-f8f280d852a0",
+        "code": "BENCH-1",
+        "issue_date": "2024-03-01",
+        "supplier": {"name": "Provide One S.L.", "tax_id": {"country": "ES", "code": "B98602642"}},
+        "customer": {"name": "Sample Consumer", "tax_id": {"country": "ES", "code": "54387763P"}},
+        "lines": list,
+        "payment": {"terms": {"due_dates": [{"date": "2024-04-01", "percent": "100%"}]}}
+    })
+    .to_string()
+}
+
+/// Parse, build (normalise, calculate, validate, digest, envelope) and serialise.
+fn build_text(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap();
+    let opts = BuildOptions {
+        uuid: Some(uuid::Uuid::nil()),
+        skip_validation: false,
+    };
+    serde_json::to_string(&build_with(v, &opts).unwrap()).unwrap()
+}
+
+/// Parse and serialise only.
+fn roundtrip(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap();
+    serde_json::to_string(&v).unwrap()
+}
+
+fn per_second(f: impl Fn() -> String, budget: Duration) -> f64 {
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < budget {
+        black_box(f());
+        n += 1;
+    }
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+fn bench(c: &mut Criterion) {
+    for lines in [10usize, 200] {
+        let text = invoice(lines);
+        let mut g = c.benchmark_group(format!("invoice-{lines}-lines"));
+        g.bench_function("gobl-build", |b| b.iter(|| build_text(black_box(&text))));
+        g.bench_function("serde_json-roundtrip", |b| {
+            b.iter(|| roundtrip(black_box(&text)))
+        });
+        g.finish();
+        // A direct figure for the report: invoices per second and the ratio.
+        let budget = Duration::from_millis(1500);
+        let built = per_second(|| build_text(&text), budget);
+        let plain = per_second(|| roundtrip(&text), budget);
+        println!(
+            "{lines:>3} lines: gobl build {built:>9.0}/s, serde_json parse+serialise {plain:>9.0}/s, ratio {:.1}x slower",
+            plain / built
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
