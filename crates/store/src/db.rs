@@ -1,0 +1,210 @@
+//! Connecting, migrating and the [`Store`] handle.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::migrate::Migrator;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{AnyPool, ConnectOptions, Executor};
+
+use crate::StoreError;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Settings applied to every SQLite connection: WAL so readers never block the writer, a busy
+/// timeout so concurrent writers queue instead of failing, and enforced foreign keys.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; \
+                              PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;";
+
+/// Which database the store talks to. Use it for the few places where the SQL dialects differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// SQLite, the embedded default.
+    Sqlite,
+    /// PostgreSQL, for several nodes sharing one database.
+    Postgres,
+}
+
+impl Backend {
+    /// A short lowercase name: `"sqlite"` or `"postgres"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// Row-locking suffix for a queue claim `SELECT`: `FOR UPDATE SKIP LOCKED` on PostgreSQL,
+    /// nothing on SQLite (where a write transaction is already exclusive; see
+    /// [`Store::begin_write`]). Starts with a space so it can be appended to a statement.
+    pub fn skip_locked(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+}
+
+/// Handle to the database; cheap to clone (all clones share one pool).
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    url: Arc<str>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URL may hold a password: show the backend only.
+        f.debug_struct("Store")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// Connect and run pending migrations.
+    ///
+    /// `database` is a `postgres://`/`postgresql://` URL, a `sqlite:` URL, or a plain file path
+    /// (SQLite). A SQLite file and its parent folders are created on first start.
+    pub async fn open(database: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let database = database.trim();
+        if database.is_empty() {
+            return Err(StoreError::Invalid("empty database location".into()));
+        }
+        let lower = database.to_ascii_lowercase();
+        let store = if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            let pool = AnyPoolOptions::new()
+                .max_connections(10)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(database)
+                .await?;
+            Store {
+                pool,
+                backend: Backend::Postgres,
+                url: database.into(),
+            }
+        } else if lower.contains("://") && !lower.starts_with("sqlite:") {
+            return Err(StoreError::Invalid(format!(
+                "unsupported database URL scheme in {database:?} (use postgres://, sqlite: or a file path)"
+            )));
+        } else {
+            let url = sqlite_url(database)?;
+            let pool = AnyPoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(Duration::from_secs(10))
+                .after_connect(|conn, _meta| {
+                    Box::pin(async move {
+                        conn.execute(SQLITE_PRAGMAS).await?;
+                        Ok(())
+                    })
+                })
+                .connect(&url)
+                .await?;
+            Store {
+                pool,
+                backend: Backend::Sqlite,
+                url: url.into(),
+            }
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Apply pending migrations of this backend's folder (`migrations/<backend>/`).
+    async fn migrate(&self) -> Result<(), StoreError> {
+        match self.backend {
+            // sqlx holds a PostgreSQL advisory lock while migrating, so nodes starting at once
+            // take turns and the later ones find nothing left to do.
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+            // SQLite has no such lock: a second process migrating the same file at the same
+            // moment fails its (rolled back) transaction; trying again finds the work done.
+            Backend::Sqlite => {
+                let mut attempt = 0;
+                loop {
+                    match SQLITE_MIGRATIONS.run(&self.pool).await {
+                        Ok(()) => break,
+                        Err(e) if attempt < 3 => {
+                            attempt += 1;
+                            tracing::debug!(error = %e, attempt, "sqlite migration raced; retrying");
+                            tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The connection pool, for queries this crate does not wrap.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Which backend this store uses.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The database URL: as given for PostgreSQL (e.g. for a `PgListener`), a normalised
+    /// `sqlite://<absolute path>?mode=rwc..` URL for SQLite. Accepted by [`Store::open`].
+    pub fn database_url(&self) -> &str {
+        &self.url
+    }
+
+    /// Check that the database answers (`SELECT 1`); used by readiness probes.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Start a transaction that will write. On SQLite this is `BEGIN IMMEDIATE`, which takes the
+    /// write lock up front (waiting up to the busy timeout) so a read-then-write transaction
+    /// cannot fail half way with `SQLITE_BUSY`; on PostgreSQL it is a plain `BEGIN`.
+    pub async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        let tx = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        };
+        Ok(tx)
+    }
+
+    /// Close all connections, waiting for checked-out ones to be returned.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Normalise a `sqlite:` URL or a plain path into a `sqlite://` URL with `mode=rwc` and an
+/// absolute path, creating the parent folders of the file.
+fn sqlite_url(database: &str) -> Result<String, StoreError> {
+    let is_url = database.len() >= 7 && database[..7].eq_ignore_ascii_case("sqlite:");
+    let in_memory = is_url && (database.contains(":memory:") || database.contains("mode=memory"));
+    if in_memory {
+        return Ok(database.to_string());
+    }
+    let opts = if is_url {
+        SqliteConnectOptions::from_str(database)?
+    } else {
+        SqliteConnectOptions::new().filename(database)
+    };
+    let path: PathBuf = std::path::absolute(opts.get_filename()).map_err(|e| {
+        StoreError::Invalid(format!("bad SQLite path {:?}: {e}", opts.get_filename()))
+    })?;
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        create_dir_all(parent)?;
+    }
+    let opts = opts.filename(&path).create_if_missing(true);
+    Ok(opts.to_url_lossy().to_string())
+}
+
+fn create_dir_all(dir: &Path) -> Result<(), StoreError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| StoreError::Invalid(format!("cannot create folder {}: {e}", dir.display())))
+}

@@ -1,0 +1,180 @@
+//! Test harness: a fresh, throwaway database per test, for every backend.
+//!
+//! ```no_run
+//! # async fn story() {
+//! for db in folio_store::testing::backends().await {
+//!     let ws = db.store.create_workspace("acme").await.unwrap();
+//!     assert_eq!(db.store.workspace(ws.id).await.unwrap(), Some(ws), "{}", db.label);
+//! }
+//! # }
+//! ```
+//!
+//! SQLite databases live in a temporary folder; PostgreSQL ones are created as
+//! `folio_test_<uuid>` on the server named by `FOLIO_TEST_DATABASE_URL` and dropped afterwards.
+
+use std::path::Path;
+
+use sqlx::{Connection, Executor};
+use tempfile::TempDir;
+use uuid::Uuid;
+
+use crate::Store;
+
+/// Environment variable naming a PostgreSQL server for tests, e.g.
+/// `postgres://postgres@127.0.0.1:5432/postgres`.
+pub const DATABASE_URL_VAR: &str = "FOLIO_TEST_DATABASE_URL";
+
+/// A migrated, empty database that is deleted when this value is dropped.
+pub struct TestDb {
+    /// The open store.
+    pub store: Store,
+    /// `"sqlite"` or `"postgres"`, for assertion messages.
+    pub label: &'static str,
+    url: String,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    /// Dropping the folder deletes the SQLite file with its WAL and SHM files.
+    Sqlite(#[allow(dead_code)] TempDir),
+    /// Drop this database through the admin URL.
+    Postgres { admin_url: String, name: String },
+}
+
+impl TestDb {
+    /// The database string; pass it to [`Store::open`] (or a second server process) to share
+    /// this database.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A folder that lives as long as this database (the SQLite temp folder, or a fresh temp
+    /// folder for PostgreSQL), e.g. for blobs or a server's data folder.
+    pub fn dir(&self) -> Option<&Path> {
+        match &self.cleanup {
+            Cleanup::Sqlite(dir) => Some(dir.path()),
+            Cleanup::Postgres { .. } => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for TestDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestDb")
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Cleanup::Postgres { admin_url, name } = &self.cleanup else {
+            return;
+        };
+        // Drop is synchronous and may run inside a runtime, so use a thread with its own.
+        let (admin_url, name) = (admin_url.clone(), name.clone());
+        let pool = self.store.pool().clone();
+        let done = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("tokio runtime for test cleanup");
+            rt.block_on(async move {
+                pool.close().await;
+                let mut conn = sqlx::AnyConnection::connect(&admin_url).await?;
+                conn.execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
+                    .await?;
+                conn.close().await
+            })
+        })
+        .join();
+        if !matches!(done, Ok(Ok(()))) {
+            eprintln!("warning: could not drop test database {}", self.url);
+        }
+    }
+}
+
+/// A fresh SQLite database in a temporary folder.
+pub async fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("data").join("folio.db");
+    let url = path.to_str().expect("utf-8 temp path").to_string();
+    let store = Store::open(&url).await.expect("open sqlite test database");
+    TestDb {
+        store,
+        label: "sqlite",
+        url,
+        cleanup: Cleanup::Sqlite(dir),
+    }
+}
+
+/// A fresh PostgreSQL database, or `None` (with a note on stderr) when
+/// `FOLIO_TEST_DATABASE_URL` is not set.
+pub async fn postgres() -> Option<TestDb> {
+    let Ok(admin_url) = std::env::var(DATABASE_URL_VAR) else {
+        eprintln!("skipping postgres: {DATABASE_URL_VAR} not set");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let name = format!("folio_test_{}", Uuid::new_v4().simple());
+    let mut conn = sqlx::AnyConnection::connect(&admin_url)
+        .await
+        .unwrap_or_else(|e| panic!("connect to {DATABASE_URL_VAR}: {e}"));
+    conn.execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+        .await
+        .expect("create test database");
+    conn.close().await.ok();
+    let url = with_database(&admin_url, &name);
+    let store = Store::open(&url)
+        .await
+        .expect("open postgres test database");
+    Some(TestDb {
+        store,
+        label: "postgres",
+        url,
+        cleanup: Cleanup::Postgres { admin_url, name },
+    })
+}
+
+/// SQLite, then PostgreSQL when `FOLIO_TEST_DATABASE_URL` is set.
+pub async fn backends() -> Vec<TestDb> {
+    let mut all = vec![sqlite().await];
+    all.extend(postgres().await);
+    all
+}
+
+/// `url` with its database (path) replaced by `name`, keeping any query string.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{name}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_database_name() {
+        assert_eq!(
+            with_database("postgres://u@h:5432/postgres", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(with_database("postgres://u@h", "x"), "postgres://u@h/x");
+        assert_eq!(
+            with_database("postgres://u@h/db?sslmode=disable", "x"),
+            "postgres://u@h/x?sslmode=disable"
+        );
+    }
+}
