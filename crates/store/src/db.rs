@@ -94,10 +94,18 @@ impl Store {
                 "unsupported database URL scheme in {database:?} (use postgres://, sqlite: or a file path)"
             )));
         } else {
-            let url = sqlite_url(database)?;
-            let pool = AnyPoolOptions::new()
+            let (url, in_memory) = sqlite_url(database)?;
+            let mut options = AnyPoolOptions::new()
                 .max_connections(8)
-                .acquire_timeout(Duration::from_secs(10))
+                .acquire_timeout(Duration::from_secs(10));
+            if in_memory {
+                // An in-memory database lives as long as one connection to it: keep one open.
+                options = options
+                    .min_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None);
+            }
+            let pool = options
                 .after_connect(|conn, _meta| {
                     Box::pin(async move {
                         conn.execute(SQLITE_PRAGMAS).await?;
@@ -182,12 +190,18 @@ impl Store {
 }
 
 /// Normalise a `sqlite:` URL or a plain path into a `sqlite://` URL with `mode=rwc` and an
-/// absolute path, creating the parent folders of the file.
-fn sqlite_url(database: &str) -> Result<String, StoreError> {
+/// absolute path, creating the parent folders of the file. Also says whether the database is
+/// in memory (`sqlite::memory:`), which is only useful for quick tests.
+fn sqlite_url(database: &str) -> Result<(String, bool), StoreError> {
     let is_url = database.len() >= 7 && database[..7].eq_ignore_ascii_case("sqlite:");
-    let in_memory = is_url && (database.contains(":memory:") || database.contains("mode=memory"));
-    if in_memory {
-        return Ok(database.to_string());
+    if is_url && (database.contains(":memory:") || database.contains("mode=memory")) {
+        // Name one shared in-memory database, so every pooled connection sees the same data.
+        // (Built by hand: sqlx's own URL for `:memory:` does not parse back.)
+        let name = uuid::Uuid::new_v4().simple();
+        return Ok((
+            format!("sqlite:file:folio-memory-{name}?mode=memory&cache=shared"),
+            true,
+        ));
     }
     let opts = if is_url {
         SqliteConnectOptions::from_str(database)?
@@ -201,7 +215,7 @@ fn sqlite_url(database: &str) -> Result<String, StoreError> {
         create_dir_all(parent)?;
     }
     let opts = opts.filename(&path).create_if_missing(true);
-    Ok(opts.to_url_lossy().to_string())
+    Ok((opts.to_url_lossy().to_string(), false))
 }
 
 fn create_dir_all(dir: &Path) -> Result<(), StoreError> {

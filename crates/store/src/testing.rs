@@ -24,21 +24,18 @@ use crate::Store;
 /// `postgres://postgres@127.0.0.1:5432/postgres`.
 pub const DATABASE_URL_VAR: &str = "FOLIO_TEST_DATABASE_URL";
 
-/// A migrated, empty database that is deleted when this value is dropped.
+/// A migrated, empty database that is deleted when this value is dropped, with a temporary
+/// folder that lives as long as it.
 pub struct TestDb {
     /// The open store.
     pub store: Store,
     /// `"sqlite"` or `"postgres"`, for assertion messages.
     pub label: &'static str,
     url: String,
-    cleanup: Cleanup,
-}
-
-enum Cleanup {
-    /// Dropping the folder deletes the SQLite file with its WAL and SHM files.
-    Sqlite(#[allow(dead_code)] TempDir),
-    /// Drop this database through the admin URL.
-    Postgres { admin_url: String, name: String },
+    /// Holds the SQLite file (with its WAL and SHM files); removed on drop.
+    dir: TempDir,
+    /// PostgreSQL only: `(admin URL, database name)` to drop.
+    postgres: Option<(String, String)>,
 }
 
 impl TestDb {
@@ -48,13 +45,10 @@ impl TestDb {
         &self.url
     }
 
-    /// A folder that lives as long as this database (the SQLite temp folder, or a fresh temp
-    /// folder for PostgreSQL), e.g. for blobs or a server's data folder.
-    pub fn dir(&self) -> Option<&Path> {
-        match &self.cleanup {
-            Cleanup::Sqlite(dir) => Some(dir.path()),
-            Cleanup::Postgres { .. } => None,
-        }
+    /// A temporary folder removed with this database, e.g. for blobs or a server's data folder.
+    /// For SQLite it also holds the database (in `data/`).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
     }
 }
 
@@ -68,11 +62,10 @@ impl std::fmt::Debug for TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        let Cleanup::Postgres { admin_url, name } = &self.cleanup else {
+        let Some((admin_url, name)) = self.postgres.take() else {
             return;
         };
         // Drop is synchronous and may run inside a runtime, so use a thread with its own.
-        let (admin_url, name) = (admin_url.clone(), name.clone());
         let pool = self.store.pool().clone();
         let done = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
@@ -81,10 +74,7 @@ impl Drop for TestDb {
                 .expect("tokio runtime for test cleanup");
             rt.block_on(async move {
                 pool.close().await;
-                let mut conn = sqlx::AnyConnection::connect(&admin_url).await?;
-                conn.execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
-                    .await?;
-                conn.close().await
+                drop_postgres_database(&admin_url, &name).await
             })
         })
         .join();
@@ -104,7 +94,8 @@ pub async fn sqlite() -> TestDb {
         store,
         label: "sqlite",
         url,
-        cleanup: Cleanup::Sqlite(dir),
+        dir,
+        postgres: None,
     }
 }
 
@@ -115,16 +106,7 @@ pub async fn postgres() -> Option<TestDb> {
         eprintln!("skipping postgres: {DATABASE_URL_VAR} not set");
         return None;
     };
-    sqlx::any::install_default_drivers();
-    let name = format!("folio_test_{}", Uuid::new_v4().simple());
-    let mut conn = sqlx::AnyConnection::connect(&admin_url)
-        .await
-        .unwrap_or_else(|e| panic!("connect to {DATABASE_URL_VAR}: {e}"));
-    conn.execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
-        .await
-        .expect("create test database");
-    conn.close().await.ok();
-    let url = with_database(&admin_url, &name);
+    let (url, name) = create_postgres_database(&admin_url).await;
     let store = Store::open(&url)
         .await
         .expect("open postgres test database");
@@ -132,8 +114,33 @@ pub async fn postgres() -> Option<TestDb> {
         store,
         label: "postgres",
         url,
-        cleanup: Cleanup::Postgres { admin_url, name },
+        dir: tempfile::tempdir().expect("temp dir"),
+        postgres: Some((admin_url, name)),
     })
+}
+
+/// Create an empty (unmigrated) database `folio_test_<uuid>` on the server at `admin_url`;
+/// returns its URL and name. Drop it with [`drop_postgres_database`].
+pub async fn create_postgres_database(admin_url: &str) -> (String, String) {
+    sqlx::any::install_default_drivers();
+    let name = format!("folio_test_{}", Uuid::new_v4().simple());
+    let mut conn = sqlx::AnyConnection::connect(admin_url)
+        .await
+        .unwrap_or_else(|e| panic!("connect to {DATABASE_URL_VAR}: {e}"));
+    conn.execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+        .await
+        .expect("create test database");
+    conn.close().await.ok();
+    (with_database(admin_url, &name), name)
+}
+
+/// Drop the database `name` on the server at `admin_url`, disconnecting its sessions.
+pub async fn drop_postgres_database(admin_url: &str, name: &str) -> Result<(), sqlx::Error> {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(admin_url).await?;
+    conn.execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
+        .await?;
+    conn.close().await
 }
 
 /// SQLite, then PostgreSQL when `FOLIO_TEST_DATABASE_URL` is set.

@@ -3,7 +3,7 @@
 use bytes::Bytes;
 use chrono::{Duration, TimeZone, Utc};
 use folio_store::testing::{self, TestDb};
-use folio_store::{Backend, Blobs, Store, StoreError, TokenRecord, from_millis, millis, now};
+use folio_store::{Blobs, Store, StoreError, TokenRecord, from_millis, millis, now};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 use uuid::Uuid;
@@ -193,28 +193,43 @@ async fn story(db: &TestDb) {
     assert_eq!(got, b"two");
 }
 
+/// Two nodes starting at once on a brand-new database: both come up, migrations run once.
 #[tokio::test]
 async fn concurrent_opens_migrate_once() {
-    for db in testing::backends().await {
-        // A brand-new database for the race: the harness already migrated its own.
-        let url = match db.store.backend() {
-            Backend::Sqlite => db
-                .dir()
-                .unwrap()
-                .join("race/folio.db")
-                .display()
-                .to_string(),
-            Backend::Postgres => db.url().to_string(),
-        };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut targets = vec![(
+        "sqlite",
+        tmp.path().join("race/folio.db").display().to_string(),
+        None,
+    )];
+    if let Ok(admin) = std::env::var(testing::DATABASE_URL_VAR) {
+        let (url, name) = testing::create_postgres_database(&admin).await;
+        targets.push(("postgres", url, Some((admin, name))));
+    }
+    for (label, url, cleanup) in targets {
         let (a, b) = tokio::join!(Store::open(&url), Store::open(&url));
         let (a, b) = (a.unwrap(), b.unwrap());
         a.create_workspace("x").await.unwrap();
-        assert_eq!(b.count_workspaces().await.unwrap(), 1, "{}", db.label);
+        assert_eq!(b.count_workspaces().await.unwrap(), 1, "{label}");
         let (s1, s2) = tokio::join!(a.server_secret(), b.server_secret());
-        assert_eq!(s1.unwrap(), s2.unwrap(), "{}", db.label);
+        assert_eq!(s1.unwrap(), s2.unwrap(), "{label}");
         a.close().await;
         b.close().await;
+        if let Some((admin, name)) = cleanup {
+            testing::drop_postgres_database(&admin, &name)
+                .await
+                .unwrap();
+        }
     }
+}
+
+#[tokio::test]
+async fn sqlite_in_memory_is_one_database() {
+    let store = Store::open("sqlite::memory:").await.unwrap();
+    store.create_workspace("m").await.unwrap();
+    // Several connections at once must all see the same database.
+    let counts = futures::future::join_all((0..6).map(|_| store.count_workspaces())).await;
+    assert!(counts.into_iter().all(|n| n.unwrap() == 1));
 }
 
 #[tokio::test]
