@@ -1,0 +1,684 @@
+//! Schema comparison: flattening a JSON Schema (refs, `allOf`, nullable unions) into one view and
+//! comparing two views in the direction of the data flow.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::{Cx, DOC_KEYS, Severity, pointer, rules};
+
+/// The schema that accepts anything (a missing schema, `items` or `additionalProperties`).
+pub(super) const ANY: &Value = &Value::Bool(true);
+
+/// How deep nested schemas are walked before giving up.
+const MAX_DEPTH: usize = 64;
+
+/// Which way the data described by a schema flows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dir {
+    /// A request body: sent by clients, so it may only accept more.
+    Request,
+    /// A parameter: like a request body, but reported with the parameter rules.
+    Param,
+    /// A response body: read by clients, so it may only promise more.
+    Response,
+}
+
+impl Dir {
+    fn is_input(self) -> bool {
+        self != Dir::Response
+    }
+
+    fn retyped(self) -> &'static str {
+        match self {
+            Dir::Request => rules::REQUEST_FIELD_RETYPED,
+            Dir::Param => rules::PARAMETER_RETYPED,
+            Dir::Response => rules::RESPONSE_FIELD_RETYPED,
+        }
+    }
+
+    fn required_added(self) -> &'static str {
+        match self {
+            Dir::Param => rules::PARAMETER_REQUIRED_ADDED,
+            _ => rules::REQUEST_FIELD_REQUIRED_ADDED,
+        }
+    }
+}
+
+/// One schema with its `$ref`s, `allOf` and nullable unions folded in.
+#[derive(Debug)]
+struct Flat<'a> {
+    /// The schema this was flattened from.
+    src: &'a Value,
+    /// The address of the (resolved) schema, to detect recursion.
+    id: usize,
+    /// The JSON types allowed (`"null"` included when nullable); `None` means any.
+    types: Option<BTreeSet<&'a str>>,
+    format: Option<&'a str>,
+    properties: BTreeMap<&'a str, &'a Value>,
+    required: BTreeSet<&'a str>,
+    items: Option<&'a Value>,
+    additional: Option<&'a Value>,
+    /// Allowed values as canonical JSON text; `None` means unrestricted.
+    enums: Option<BTreeSet<String>>,
+    /// The non-null members of a `oneOf`/`anyOf` that is more than "nullable X", by key.
+    variants: Vec<(String, &'a Value)>,
+    docs: BTreeMap<&'a str, &'a Value>,
+    other: BTreeMap<&'a str, &'a Value>,
+}
+
+impl<'a> Flat<'a> {
+    fn any(v: &'a Value) -> Self {
+        Flat {
+            src: v,
+            id: v as *const Value as usize,
+            types: None,
+            format: None,
+            properties: BTreeMap::new(),
+            required: BTreeSet::new(),
+            items: None,
+            additional: None,
+            enums: None,
+            variants: Vec::new(),
+            docs: BTreeMap::new(),
+            other: BTreeMap::new(),
+        }
+    }
+
+    fn is_null_only(&self) -> bool {
+        let null_type = self
+            .types
+            .as_ref()
+            .is_some_and(|t| t.len() == 1 && t.contains("null"));
+        let null_enum = self
+            .enums
+            .as_ref()
+            .is_some_and(|e| e.len() == 1 && e.contains("null"));
+        (null_type || null_enum) && self.properties.is_empty() && self.variants.is_empty()
+    }
+
+    fn is_enum_only(&self) -> bool {
+        self.enums.is_some()
+            && self.properties.is_empty()
+            && self.variants.is_empty()
+            && self.items.is_none()
+    }
+
+    /// Folds `part` (an `allOf` member or the single non-null member of a union) into `self`.
+    fn merge(&mut self, part: Flat<'a>) {
+        self.types = match (self.types.take(), part.types) {
+            (None, t) | (t, None) => t,
+            (Some(a), Some(b)) => Some(intersect_types(&a, &b)),
+        };
+        self.format = self.format.or(part.format);
+        for (k, v) in part.properties {
+            self.properties.entry(k).or_insert(v);
+        }
+        self.required.extend(part.required);
+        self.items = self.items.or(part.items);
+        self.additional = self.additional.or(part.additional);
+        self.enums = match (self.enums.take(), part.enums) {
+            (None, e) | (e, None) => e,
+            (Some(a), Some(b)) => Some(a.intersection(&b).cloned().collect()),
+        };
+        if self.variants.is_empty() {
+            self.variants = part.variants;
+        }
+        for (k, v) in part.docs {
+            self.docs.entry(k).or_insert(v);
+        }
+        for (k, v) in part.other {
+            self.other.entry(k).or_insert(v);
+        }
+    }
+}
+
+fn intersect_types<'a>(a: &BTreeSet<&'a str>, b: &BTreeSet<&'a str>) -> BTreeSet<&'a str> {
+    let mut out: BTreeSet<&'a str> = a.intersection(b).copied().collect();
+    if (a.contains("number") && b.contains("integer"))
+        || (a.contains("integer") && b.contains("number"))
+    {
+        out.insert("integer");
+    }
+    out
+}
+
+/// Whether every type of `a` is allowed by `b` (`None` = any; an integer is a number).
+fn subset(a: &Option<BTreeSet<&str>>, b: &Option<BTreeSet<&str>>) -> bool {
+    match (a, b) {
+        (_, None) => true,
+        (None, Some(_)) => false,
+        (Some(a), Some(b)) => a
+            .iter()
+            .all(|t| b.contains(t) || (*t == "integer" && b.contains("number"))),
+    }
+}
+
+/// The types without `null` (`None` stays "any").
+fn strip_null<'a>(t: &Option<BTreeSet<&'a str>>) -> Option<BTreeSet<&'a str>> {
+    t.as_ref()
+        .map(|t| t.iter().copied().filter(|x| *x != "null").collect())
+}
+
+fn describe_types(t: &Option<BTreeSet<&str>>) -> String {
+    match t {
+        None => "any".into(),
+        Some(t) if t.is_empty() => "nothing".into(),
+        Some(t) => t.iter().copied().collect::<Vec<_>>().join(" | "),
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn list(values: &BTreeSet<String>) -> String {
+    values.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// Flattens a schema. `guard` holds the `$ref`s being expanded (recursion through `allOf`).
+fn flatten<'a>(doc: &'a Value, v: &'a Value, guard: &mut Vec<&'a str>) -> Flat<'a> {
+    let mut flat = Flat::any(v);
+    let m = match v {
+        Value::Object(m) => m,
+        Value::Bool(false) => {
+            flat.types = Some(BTreeSet::new());
+            return flat;
+        }
+        _ => return flat,
+    };
+
+    let mut parts = Vec::new();
+    let mut nullable = false;
+    let mut own_types: Option<BTreeSet<&'a str>> = None;
+    for (key, val) in m {
+        match key.as_str() {
+            "$ref" => match val.as_str() {
+                Some(r) if !guard.contains(&r) => match pointer(doc, r) {
+                    Some(target) => {
+                        guard.push(r);
+                        let part = flatten(doc, target, guard);
+                        guard.pop();
+                        parts.push(part);
+                    }
+                    None => {
+                        flat.other.insert("$ref", val);
+                    }
+                },
+                // A reference to a schema already being expanded: nothing more to learn here.
+                _ => {}
+            },
+            "type" => {
+                own_types = match val {
+                    Value::String(s) => Some(BTreeSet::from([s.as_str()])),
+                    Value::Array(a) => Some(a.iter().filter_map(Value::as_str).collect()),
+                    _ => None,
+                }
+            }
+            "nullable" => nullable |= val.as_bool() == Some(true),
+            "format" => flat.format = val.as_str(),
+            "properties" => {
+                if let Some(p) = val.as_object() {
+                    flat.properties = p.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                }
+            }
+            "required" => {
+                flat.required = val
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+            }
+            "items" => flat.items = Some(val),
+            "additionalProperties" => flat.additional = Some(val),
+            "enum" => {
+                flat.enums = Some(
+                    val.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(Value::to_string)
+                        .collect(),
+                );
+                if own_types.is_none() && m.get("type").is_none() {
+                    own_types = Some(
+                        val.as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(json_type)
+                            .collect(),
+                    );
+                }
+            }
+            "const" => {
+                flat.enums = Some(BTreeSet::from([val.to_string()]));
+                if m.get("type").is_none() {
+                    own_types = Some(BTreeSet::from([json_type(val)]));
+                }
+            }
+            "allOf" => {
+                for member in val.as_array().into_iter().flatten() {
+                    parts.push(flatten(doc, member, guard));
+                }
+            }
+            "oneOf" | "anyOf" => {
+                let mut members = Vec::new();
+                for member in val.as_array().into_iter().flatten() {
+                    let f = flatten(doc, member, guard);
+                    if f.is_null_only() {
+                        nullable = true;
+                    } else {
+                        let key = match member.get("$ref").and_then(Value::as_str) {
+                            Some(r) => r.rsplit('/').next().unwrap_or(r).to_owned(),
+                            None => members.len().to_string(),
+                        };
+                        members.push((key, member, f));
+                    }
+                }
+                if members.len() == 1 {
+                    if let Some((_, _, f)) = members.pop() {
+                        parts.push(f);
+                    }
+                } else if members.len() > 1 && members.iter().all(|(_, _, f)| f.is_enum_only()) {
+                    // A union of enums (e.g. one documented member per variant): one enum.
+                    let mut part = Flat::any(val);
+                    let mut types = Some(BTreeSet::new());
+                    let mut enums = BTreeSet::new();
+                    for (_, _, f) in members {
+                        match (&mut types, f.types) {
+                            (Some(t), Some(ft)) => t.extend(ft),
+                            _ => types = None,
+                        }
+                        enums.extend(f.enums.unwrap_or_default());
+                    }
+                    part.types = types;
+                    part.enums = Some(enums);
+                    parts.push(part);
+                } else {
+                    flat.variants
+                        .extend(members.into_iter().map(|(k, member, _)| (k, member)));
+                }
+            }
+            k if DOC_KEYS.contains(&k) => {
+                flat.docs.insert(k, val);
+            }
+            k => {
+                flat.other.insert(k, val);
+            }
+        }
+    }
+    if own_types.is_none() {
+        if !flat.properties.is_empty() || flat.additional.is_some() {
+            own_types = Some(BTreeSet::from(["object"]));
+        } else if flat.items.is_some() {
+            own_types = Some(BTreeSet::from(["array"]));
+        }
+    }
+    // A wrapper around one schema (`$ref` with siblings, `allOf: [X]`, `oneOf: [null, X]`) is
+    // that schema for recursion detection.
+    if let [part] = parts.as_slice()
+        && own_types.is_none()
+        && flat.properties.is_empty()
+        && flat.items.is_none()
+        && flat.additional.is_none()
+    {
+        flat.id = part.id;
+    }
+    flat.types = own_types;
+    for part in parts {
+        flat.merge(part);
+    }
+    if nullable && let Some(t) = &mut flat.types {
+        t.insert("null");
+    }
+    flat
+}
+
+impl<'a> Cx<'a> {
+    /// Compares an old and a new schema found at `at`, walking into properties, items,
+    /// additional properties and union members.
+    pub(super) fn schema(
+        &mut self,
+        dir: Dir,
+        at: &str,
+        old: &'a Value,
+        new: &'a Value,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let o = flatten(self.old, old, &mut Vec::new());
+        let n = flatten(self.new, new, &mut Vec::new());
+        let key = (o.id, n.id);
+        // Back at a pair of schemas being compared further up (a recursive schema): compare this
+        // node, but do not walk into it again.
+        let deep = !self.stack.contains(&key);
+        self.stack.push(key);
+        self.flat(dir, at, &o, &n, deep, depth);
+        self.stack.pop();
+    }
+
+    /// Compares in a scratch run and reports whether nothing breaking was found.
+    fn compatible(
+        &mut self,
+        dir: Dir,
+        at: &str,
+        old: &'a Value,
+        new: &'a Value,
+        depth: usize,
+    ) -> bool {
+        let mark = self.out.len();
+        self.schema(dir, at, old, new, depth);
+        let ok = self.out[mark..]
+            .iter()
+            .all(|c| c.severity != Severity::Breaking);
+        self.out.truncate(mark);
+        ok
+    }
+
+    fn flat(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>, deep: bool, depth: usize) {
+        if o.docs != n.docs {
+            let keys: BTreeSet<&str> = o.docs.keys().chain(n.docs.keys()).copied().collect();
+            let changed: Vec<&str> = keys
+                .into_iter()
+                .filter(|k| o.docs.get(k) != n.docs.get(k))
+                .collect();
+            self.additive(
+                rules::DOC_CHANGED,
+                at,
+                format!("{} changed", changed.join(", ")),
+            );
+        }
+        if o.other != n.other {
+            let keys: BTreeSet<&str> = o.other.keys().chain(n.other.keys()).copied().collect();
+            let changed: Vec<&str> = keys
+                .into_iter()
+                .filter(|k| o.other.get(k) != n.other.get(k))
+                .collect();
+            self.additive(
+                rules::SCHEMA_CHANGED,
+                at,
+                format!("{} changed", changed.join(", ")),
+            );
+        }
+
+        let mut retyped = false;
+        let widened = if dir.is_input() {
+            subset(&o.types, &n.types)
+        } else {
+            subset(&n.types, &o.types)
+        };
+        if !widened {
+            retyped = true;
+            let (ot, nt) = (describe_types(&o.types), describe_types(&n.types));
+            let detail = if strip_null(&o.types) == strip_null(&n.types) && dir.is_input() {
+                format!("no longer nullable ({ot} → {nt})")
+            } else if strip_null(&o.types) == strip_null(&n.types) {
+                format!("became nullable ({ot} → {nt})")
+            } else {
+                format!("type changed from {ot} to {nt}")
+            };
+            self.breaking(dir.retyped(), at, detail);
+        } else if o.types != n.types {
+            self.additive(
+                rules::TYPE_CHANGED,
+                at,
+                format!(
+                    "type changed compatibly from {} to {}",
+                    describe_types(&o.types),
+                    describe_types(&n.types)
+                ),
+            );
+        }
+
+        let format_breaks = match (o.format, n.format) {
+            (a, b) if a == b => None,
+            (Some(_), Some(_)) => Some(true),
+            (None, Some(_)) => Some(dir.is_input()),
+            (Some(_), None) => Some(!dir.is_input()),
+            (None, None) => None,
+        };
+        if let Some(breaks) = format_breaks {
+            let detail = format!(
+                "format changed from {} to {}",
+                o.format.unwrap_or("none"),
+                n.format.unwrap_or("none")
+            );
+            if breaks {
+                retyped = true;
+                self.breaking(dir.retyped(), at, detail);
+            } else {
+                self.additive(rules::TYPE_CHANGED, at, detail);
+            }
+        }
+        if retyped {
+            // The children of a retyped value are not comparable field by field.
+            return;
+        }
+        self.enums(dir, at, o, n);
+        if !deep {
+            return;
+        }
+
+        self.variants(dir, at, o, n, depth);
+        self.properties(dir, at, o, n, depth);
+
+        if o.items.is_some() || n.items.is_some() {
+            self.schema(
+                dir,
+                &format!("{at}[]"),
+                o.items.unwrap_or(ANY),
+                n.items.unwrap_or(ANY),
+                depth + 1,
+            );
+        }
+        if o.additional.is_some() || n.additional.is_some() {
+            self.schema(
+                dir,
+                &format!("{at}.*"),
+                o.additional.unwrap_or(ANY),
+                n.additional.unwrap_or(ANY),
+                depth + 1,
+            );
+        }
+    }
+
+    fn enums(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
+        match (&o.enums, &n.enums) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => {
+                let removed: BTreeSet<String> = a.difference(b).cloned().collect();
+                let added: BTreeSet<String> = b.difference(a).cloned().collect();
+                if dir.is_input() && !removed.is_empty() {
+                    self.breaking(
+                        rules::REQUEST_ENUM_NARROWED,
+                        at,
+                        format!("enum values no longer accepted: {}", list(&removed)),
+                    );
+                } else if !dir.is_input() && !added.is_empty() {
+                    self.breaking(
+                        rules::RESPONSE_ENUM_WIDENED,
+                        at,
+                        format!("new enum values: {}", list(&added)),
+                    );
+                } else if !added.is_empty() {
+                    self.additive(
+                        rules::ENUM_CHANGED,
+                        at,
+                        format!("enum values added: {}", list(&added)),
+                    );
+                } else {
+                    self.additive(
+                        rules::ENUM_CHANGED,
+                        at,
+                        format!("enum values removed: {}", list(&removed)),
+                    );
+                }
+            }
+            (None, Some(b)) if dir.is_input() => self.breaking(
+                rules::REQUEST_ENUM_NARROWED,
+                at,
+                format!("now restricted to: {}", list(b)),
+            ),
+            (Some(a), None) if !dir.is_input() => self.breaking(
+                rules::RESPONSE_ENUM_WIDENED,
+                at,
+                format!("no longer restricted to: {}", list(a)),
+            ),
+            (None, Some(b)) => self.additive(
+                rules::ENUM_CHANGED,
+                at,
+                format!("now restricted to: {}", list(b)),
+            ),
+            (Some(a), None) => self.additive(
+                rules::ENUM_CHANGED,
+                at,
+                format!("no longer restricted to: {}", list(a)),
+            ),
+        }
+    }
+
+    fn variants(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>, depth: usize) {
+        match (o.variants.is_empty(), n.variants.is_empty()) {
+            (true, true) => {}
+            (false, false) => {
+                let ov: BTreeMap<&str, &'a Value> =
+                    o.variants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                let nv: BTreeMap<&str, &'a Value> =
+                    n.variants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                let keys: BTreeSet<&str> = ov.keys().chain(nv.keys()).copied().collect();
+                for key in keys {
+                    match (ov.get(key), nv.get(key)) {
+                        (Some(_), None) if dir.is_input() => self.breaking(
+                            dir.retyped(),
+                            at,
+                            format!("union member {key} is no longer accepted"),
+                        ),
+                        (None, Some(_)) if !dir.is_input() => {
+                            self.breaking(dir.retyped(), at, format!("new union member {key}"))
+                        }
+                        (Some(_), None) => self.additive(
+                            rules::TYPE_CHANGED,
+                            at,
+                            format!("union member {key} was removed"),
+                        ),
+                        (None, Some(_)) => self.additive(
+                            rules::TYPE_CHANGED,
+                            at,
+                            format!("union member {key} was added"),
+                        ),
+                        (Some(a), Some(b)) => {
+                            self.schema(dir, &format!("{at}<{key}>"), a, b, depth + 1)
+                        }
+                        (None, None) => {}
+                    }
+                }
+            }
+            (true, false) => {
+                // A plain schema became a union: fine for a request if the old schema is still
+                // accepted by one member.
+                let old = o.src;
+                let ok = dir.is_input()
+                    && n.variants
+                        .iter()
+                        .any(|(_, v)| self.compatible(dir, at, old, v, depth + 1));
+                self.union_change(dir, at, ok, "became a union");
+            }
+            (false, true) => {
+                // A union became a plain schema: fine for a response if the new schema is one
+                // of the old members.
+                let new = n.src;
+                let ok = !dir.is_input()
+                    && o.variants
+                        .iter()
+                        .any(|(_, v)| self.compatible(dir, at, v, new, depth + 1));
+                self.union_change(dir, at, ok, "is no longer a union");
+            }
+        }
+    }
+
+    fn union_change(&mut self, dir: Dir, at: &str, ok: bool, what: &str) {
+        if ok {
+            self.additive(rules::TYPE_CHANGED, at, format!("the schema {what}"));
+        } else {
+            self.breaking(dir.retyped(), at, format!("the schema {what}"));
+        }
+    }
+
+    fn properties(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>, depth: usize) {
+        let names: BTreeSet<&str> = o
+            .properties
+            .keys()
+            .chain(n.properties.keys())
+            .copied()
+            .collect();
+        for name in names {
+            let child = format!("{at}.{name}");
+            let (or, nr) = (o.required.contains(name), n.required.contains(name));
+            match (o.properties.get(name), n.properties.get(name)) {
+                (Some(_), None) if dir.is_input() => self.additive(
+                    rules::REQUEST_FIELD_REMOVED,
+                    &child,
+                    format!("property {name} was removed"),
+                ),
+                (Some(_), None) => self.breaking(
+                    rules::RESPONSE_FIELD_REMOVED,
+                    &child,
+                    format!("property {name} was removed"),
+                ),
+                (None, Some(_)) if dir.is_input() && nr => self.breaking(
+                    dir.required_added(),
+                    &child,
+                    format!("new required property {name}"),
+                ),
+                (None, Some(_)) if dir.is_input() => self.additive(
+                    rules::REQUEST_FIELD_ADDED,
+                    &child,
+                    format!("new optional property {name}"),
+                ),
+                (None, Some(_)) => self.additive(
+                    rules::RESPONSE_FIELD_ADDED,
+                    &child,
+                    format!("new property {name}"),
+                ),
+                (Some(a), Some(b)) => {
+                    match (dir.is_input(), or, nr) {
+                        (true, false, true) => self.breaking(
+                            dir.required_added(),
+                            &child,
+                            format!("property {name} became required"),
+                        ),
+                        (true, true, false) => self.additive(
+                            rules::REQUEST_FIELD_OPTIONAL,
+                            &child,
+                            format!("property {name} became optional"),
+                        ),
+                        (false, true, false) => self.breaking(
+                            rules::RESPONSE_FIELD_OPTIONAL,
+                            &child,
+                            format!("property {name} may now be absent"),
+                        ),
+                        (false, false, true) => self.additive(
+                            rules::RESPONSE_FIELD_REQUIRED,
+                            &child,
+                            format!("property {name} is now always present"),
+                        ),
+                        _ => {}
+                    }
+                    self.schema(dir, &child, a, b, depth + 1);
+                }
+                (None, None) => {}
+            }
+        }
+    }
+}
