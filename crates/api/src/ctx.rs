@@ -1,0 +1,57 @@
+//! The context every handler can reach: storage, authentication, limits.
+
+use std::sync::Arc;
+
+use folio_store::Store;
+
+use crate::auth::Authenticator;
+use crate::limits::{Limits, RateLimiter};
+
+/// Shared by all services; installed as a request extension by the registry's router.
+#[derive(Clone)]
+pub struct Ctx {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    auth: Authenticator,
+    limits: Limits,
+    rate: RateLimiter,
+}
+
+impl Ctx {
+    /// Builds the context (loads the server secret from the store).
+    pub async fn new(store: Store, limits: Limits) -> Result<Self, folio_store::StoreError> {
+        let auth = Authenticator::new(store.clone()).await?;
+        let rate = RateLimiter::new(&limits);
+        Ok(Ctx {
+            inner: Arc::new(Inner {
+                store,
+                auth,
+                limits,
+                rate,
+            }),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// Token issuing and verification.
+    pub fn auth(&self) -> &Authenticator {
+        &self.inner.auth
+    }
+
+    /// The configured limits.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// The per-token rate limiter.
+    pub fn rate_limiter(&self) -> &RateLimiter {
+        &self.inner.rate
+    }
+}

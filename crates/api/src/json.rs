@@ -1,0 +1,136 @@
+//! The JSON request extractor: every way a body can be wrong gets its own status and a JSON error.
+//!
+//! - body over the configured size → 413
+//! - `Content-Type` present but not JSON → 415
+//! - not JSON at all (syntax, truncated, nested past the parser's depth limit) → 400
+//! - JSON of the wrong shape or types → 422 with `fields` naming the path
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body deserialised into `T`, with folio's error mapping.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        check_content_type(&req)?;
+        let bytes = read_body(req, state).await?;
+        parse(&bytes).map(Json)
+    }
+}
+
+/// Reads the whole body; the body-limit layer turns an oversize body into 413 here.
+pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            payload_too_large()
+        } else {
+            ApiError::bad_request(format!("could not read the request body: {rejection}"))
+        }
+    })
+}
+
+/// The 413 error.
+pub fn payload_too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        "the request body is larger than this server accepts",
+    )
+}
+
+/// A missing content type is tolerated (curl sends none with `-d @file` unless told); a
+/// declared non-JSON type is refused.
+fn check_content_type(req: &Request) -> Result<(), ApiError> {
+    let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
+        return Ok(());
+    };
+    let mime = value.to_str().unwrap_or_default().to_ascii_lowercase();
+    let essence = mime.split(';').next().unwrap_or_default().trim();
+    if essence == "application/json" || essence.ends_with("+json") {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            format!("expected Content-Type application/json, got {essence}"),
+        ))
+    }
+}
+
+/// Parses JSON bytes into `T`: syntax errors are 400, shape and type errors 422 with the path.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => {
+                let message = strip_position(&inner.to_string());
+                if path.is_empty() || path == "." {
+                    ApiError::validation(message.clone()).with_field("body", message)
+                } else {
+                    ApiError::invalid_field(&path, message)
+                }
+            }
+            _ => ApiError::bad_request(format!("the body is not valid JSON: {inner}")),
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))?;
+    Ok(value)
+}
+
+/// serde_json appends " at line 1 column 42" to data errors; the path already says where.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Body {
+        name: String,
+        inner: Option<Inner>,
+    }
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        size: i64,
+    }
+
+    #[test]
+    fn syntax_errors_are_400() {
+        let err = parse::<Body>(b"{\"name\": ").unwrap_err();
+        assert_eq!(err.status, StatusCode::BAD_REQUEST);
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert_eq!(
+            parse::<serde_json::Value>(deep.as_bytes())
+                .unwrap_err()
+                .status,
+            400
+        );
+    }
+
+    #[test]
+    fn type_errors_are_422_with_the_path() {
+        let err = parse::<Body>(br#"{"name": "a", "inner": {"size": "big"}}"#).unwrap_err();
+        assert_eq!(err.status, StatusCode::UNPROCESSABLE_ENTITY);
+        let fields = serde_json::Value::Object(err.body.fields.unwrap());
+        assert!(fields["inner"]["size"].is_string(), "{fields}");
+    }
+}

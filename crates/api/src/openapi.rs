@@ -1,0 +1,134 @@
+//! Finishing touches every version's OpenAPI document gets from the registry, so services do not
+//! repeat them: title and version, the bearer security scheme, the error body schema and the
+//! error responses every authenticated operation can give.
+
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, RefOr, ResponseBuilder,
+};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::error::{ErrorBody, Fault};
+use crate::registry::Lifecycle;
+
+/// Name of the bearer security scheme in every document.
+pub const BEARER: &str = "bearer";
+
+/// Completes a version's generated document.
+pub(crate) fn finish(
+    mut doc: OpenApi,
+    service: &str,
+    version: u32,
+    lifecycle: &Lifecycle,
+) -> OpenApi {
+    let mut info = InfoBuilder::new()
+        .title(format!("folio {service}"))
+        .version(format!("v{version}"))
+        .description(Some(format!(
+            "The `{service}` service of folio, version {version}. Every path starts with \
+             `/{service}/v{version}/`; every request needs `Authorization: Bearer <token>`."
+        )))
+        .build();
+    if let Lifecycle::Deprecated {
+        sunset_at,
+        successor,
+        ..
+    } = lifecycle
+    {
+        info.description = Some(format!(
+            "{} Deprecated: use `/{service}/v{successor}/`; this version answers 410 from {}.",
+            info.description.unwrap_or_default(),
+            crate::time::format(sunset_at)
+        ));
+    }
+    doc.info = info;
+
+    let mut components = doc
+        .components
+        .take()
+        .unwrap_or_else(|| ComponentsBuilder::new().build());
+    components.add_security_scheme(
+        BEARER,
+        SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .bearer_format("JWT")
+                .build(),
+        ),
+    );
+    components
+        .schemas
+        .insert(ErrorBody::name().into_owned(), ErrorBody::schema());
+    components
+        .schemas
+        .insert(Fault::name().into_owned(), Fault::schema());
+    doc.components = Some(components);
+    doc.security = Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);
+
+    for item in doc.paths.paths.values_mut() {
+        for op in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.patch,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            add_error_responses(op);
+        }
+    }
+    doc
+}
+
+/// Every authenticated operation can answer these; an operation's own description wins.
+fn add_error_responses(op: &mut Operation) {
+    let standard = [
+        (
+            "400",
+            "The request could not be read (not JSON, bad syntax).",
+        ),
+        (
+            "401",
+            "No token, or a token that is malformed, expired, revoked or wrongly signed.",
+        ),
+        ("413", "The request body is larger than the server accepts."),
+        (
+            "422",
+            "The request is well-formed but invalid; `fields` names the offending paths.",
+        ),
+        (
+            "429",
+            "Too many requests for this token; `Retry-After` says when to retry.",
+        ),
+        ("500", "Internal error; nothing about it is disclosed."),
+    ];
+    for (status, description) in standard {
+        if op.responses.responses.contains_key(status) {
+            continue;
+        }
+        let response = ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                        ErrorBody::name(),
+                    ))))
+                    .build(),
+            )
+            .build();
+        op.responses
+            .responses
+            .insert(status.to_string(), RefOr::T(response));
+    }
+}
+
+/// The committed snapshot form of a document: pretty JSON with a trailing newline.
+pub fn snapshot(doc: &OpenApi) -> String {
+    let mut text = serde_json::to_string_pretty(doc).expect("an OpenAPI document serialises");
+    text.push('\n');
+    text
+}
