@@ -1,0 +1,27 @@
+//! `GET /utils/v1/ping`: how clients test their connection and credentials.
+
+use axum::Json;
+use folio_api::{ApiResult, Caller};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+/// The answer to a ping.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Pong {
+    /// Always `pong`.
+    pub ping: String,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new().routes(routes!(ping))
+}
+
+/// Test the connection and the token.
+///
+/// Answers `{"ping": "pong"}` when the bearer token is valid.
+#[utoipa::path(get, path = "/utils/v1/ping", tag = "utils",
+    responses((status = 200, description = "The token is valid.", body = Pong)))]
+async fn ping(_caller: Caller) -> ApiResult<Json<Pong>> {
+    Ok(Json(Pong { ping: "pong".into() }))
+}
