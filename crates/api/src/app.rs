@@ -15,7 +15,7 @@ use axum::routing::get;
 use chrono::Utc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ctx::Ctx;
 use crate::error::ApiError;
@@ -79,16 +79,18 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
             ApiError::internal("a handler panicked").into_response()
         }))
         .layer(
-            TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<Body>| {
-                let (service, version) = service_of(req.uri().path());
-                let id = req
-                    .headers()
-                    .get(&REQUEST_ID)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or_default();
-                tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &axum::http::Request<Body>| {
+                    let (service, version) = service_of(req.uri().path());
+                    let id = req
+                        .headers()
+                        .get(&REQUEST_ID)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or_default();
+                    tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
                     service, version, request_id = id)
-            }),
+                })
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))

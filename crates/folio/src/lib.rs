@@ -1,1 +1,13 @@
-//! The folio server and command line as a library, so tests can launch it.
+//! The folio server and command line as a library, so tests can launch the real server.
+
+pub mod bootstrap;
+pub mod cli;
+pub mod config;
+pub mod logging;
+pub mod ops;
+pub mod server;
+pub mod services;
+pub mod snapshots;
+
+pub use config::Config;
+pub use server::{Running, launch};

@@ -1,0 +1,62 @@
+//! First start: an empty database gets the `default` workspace and a token for it, written to
+//! `<data>/token` (mode 0600) so the operator can start calling the API at once.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use folio_api::auth::Authenticator;
+use folio_store::{Store, Workspace};
+
+/// Name of the workspace created on first start.
+pub const DEFAULT_WORKSPACE: &str = "default";
+
+/// Creates a workspace with everything a workspace needs (the services' per-workspace set-up).
+pub async fn create_workspace(store: &Store, name: &str) -> anyhow::Result<Workspace> {
+    let workspace = store.create_workspace(name).await?;
+    // workspace set-up: services add their per-workspace initialisation here
+    Ok(workspace)
+}
+
+/// On an empty database: creates `default` and writes its token file. Returns the file's path
+/// when it wrote one. Safe when several nodes start at once: only the node whose workspace
+/// insert wins writes a token.
+pub async fn first_start(
+    store: &Store,
+    auth: &Authenticator,
+    data: &Path,
+) -> anyhow::Result<Option<PathBuf>> {
+    if store.count_workspaces().await? > 0 {
+        return Ok(None);
+    }
+    let workspace = match create_workspace(store, DEFAULT_WORKSPACE).await {
+        Ok(workspace) => workspace,
+        Err(err) if store.workspace_by_name(DEFAULT_WORKSPACE).await?.is_some() => {
+            tracing::debug!(error = %err, "another node created the default workspace");
+            return Ok(None);
+        }
+        Err(err) => return Err(err),
+    };
+    let (_, token) = auth.issue(workspace.id, None).await?;
+    let path = data.join("token");
+    write_private(&path, &token)?;
+    Ok(Some(path))
+}
+
+/// Writes a file only its owner can read.
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.write_all(contents.as_bytes())?;
+    file.write_all(b"\n")?;
+    file.sync_all()?;
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! The `folio` command line. Command and option names are a contract scripts rely on.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{ServeArgs, StorageArgs};
+
+pub mod gobl;
+mod openapi;
+mod serve;
+mod tokens;
+mod workspaces;
+
+/// folio: a self-hosted HTTP API for electronic invoices and other business documents.
+#[derive(Debug, Parser)]
+#[command(name = "folio", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the server.
+    Serve(ServeArgs),
+    /// Manage workspaces.
+    #[command(subcommand)]
+    Workspace(WorkspaceCommand),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Check or rewrite the committed OpenAPI snapshots under `api/`.
+    Openapi(OpenapiArgs),
+    /// Build, verify and sign GOBL documents.
+    #[command(subcommand)]
+    Gobl(gobl::GoblCommand),
+}
+
+/// `folio workspace ...`
+#[derive(Debug, Subcommand)]
+pub enum WorkspaceCommand {
+    /// Create a workspace.
+    Create {
+        /// Workspace name.
+        name: String,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+/// `folio token ...`
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a token for a workspace and print it (only it) on stdout.
+    Create {
+        /// Workspace name.
+        #[arg(long)]
+        workspace: String,
+        /// Lifetime, e.g. `30d`, `12h`; no expiry when absent.
+        #[arg(long, value_name = "DURATION")]
+        expires_in: Option<humantime::Duration>,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// List tokens: id, workspace, created, expiry, revoked.
+    List {
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Revoke a token by id.
+    Revoke {
+        /// Token id (from `folio token list`).
+        id: uuid::Uuid,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+/// `folio openapi --check | --write`
+#[derive(Debug, clap::Args)]
+pub struct OpenapiArgs {
+    /// Fail when a committed snapshot is stale or the change is breaking.
+    #[arg(long, conflicts_with = "write", required_unless_present = "write")]
+    pub check: bool,
+    /// Rewrite the snapshots from the code.
+    #[arg(long)]
+    pub write: bool,
+    /// Folder of the snapshots.
+    #[arg(long, default_value = "api")]
+    pub dir: std::path::PathBuf,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Workspace(WorkspaceCommand::Create { name, storage }) => {
+            workspaces::create(&storage, &name)
+        }
+        Command::Token(command) => tokens::run(command),
+        Command::Openapi(args) => openapi::run(&args),
+        Command::Gobl(command) => gobl::run(command),
+    }
+}
+
+/// A runtime for the commands that touch the database.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+/// Opens the store named by storage options.
+async fn open_store(storage: &StorageArgs) -> anyhow::Result<folio_store::Store> {
+    let (data, database) = crate::config::resolve_storage(storage)?;
+    std::fs::create_dir_all(&data)?;
+    Ok(folio_store::Store::open(&database).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

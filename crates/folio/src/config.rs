@@ -1,0 +1,205 @@
+//! Configuration: command-line options, `FOLIO_*` environment variables and an optional TOML
+//! file, in that order of precedence, over built-in defaults.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use folio_api::limits::Limits;
+use serde::Deserialize;
+
+/// Options every command that opens the database takes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct StorageArgs {
+    /// Data folder: SQLite database, files, the first token.
+    #[arg(long, env = "FOLIO_DATA", value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// SQLite file path or `postgres://` URL (default: `<data>/folio.db`).
+    #[arg(long, env = "FOLIO_DATABASE", value_name = "PATH_OR_URL")]
+    pub database: Option<String>,
+    /// TOML configuration file.
+    #[arg(long, env = "FOLIO_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// Options of `folio serve`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ServeArgs {
+    /// Storage options.
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    /// Address of the public API listener.
+    #[arg(long, env = "FOLIO_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Address of the operations listener (`/healthz`, `/readyz`, `/metrics`).
+    #[arg(long, env = "FOLIO_OPS_LISTEN", value_name = "ADDR")]
+    pub ops_listen: Option<SocketAddr>,
+    /// Where attached files go: a folder (default `<data>/files`), or `s3://bucket/prefix`.
+    #[arg(long, env = "FOLIO_BLOBS", value_name = "DIR_OR_URL")]
+    pub blobs: Option<String>,
+    /// Log format: `text` or `json`.
+    #[arg(long, env = "FOLIO_LOG_FORMAT", value_name = "FORMAT")]
+    pub log_format: Option<LogFormat>,
+}
+
+/// How logs are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// The TOML file: every option of `serve` plus the limits.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    listen: Option<SocketAddr>,
+    ops_listen: Option<SocketAddr>,
+    data: Option<PathBuf>,
+    database: Option<String>,
+    blobs: Option<String>,
+    log_format: Option<LogFormat>,
+    limits: Option<Limits>,
+    transform: Option<toml::Table>,
+}
+
+/// The resolved configuration of a server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Public API listener.
+    pub listen: SocketAddr,
+    /// Operations listener.
+    pub ops_listen: SocketAddr,
+    /// Data folder.
+    pub data: PathBuf,
+    /// SQLite path or PostgreSQL URL.
+    pub database: String,
+    /// Files: a folder or an `s3://` URL.
+    pub blobs: String,
+    /// Log format.
+    pub log_format: LogFormat,
+    /// API limits.
+    pub limits: Limits,
+    /// The `[transform]` table of the file, for the transform service's own settings.
+    pub transform: toml::Table,
+}
+
+impl Config {
+    /// Defaults for a data folder (tests use this with ephemeral ports).
+    pub fn for_data(data: impl Into<PathBuf>) -> Self {
+        let data = data.into();
+        Config {
+            listen: ([127, 0, 0, 1], 8080).into(),
+            ops_listen: ([127, 0, 0, 1], 9090).into(),
+            database: default_database(&data),
+            blobs: data.join("files").display().to_string(),
+            data,
+            log_format: LogFormat::Text,
+            limits: Limits::default(),
+            transform: toml::Table::new(),
+        }
+    }
+
+    /// Resolves `serve`'s options: command line and environment over the file over defaults.
+    pub fn resolve(args: &ServeArgs) -> anyhow::Result<Self> {
+        let file = read_file(args.storage.config.as_deref())?;
+        let data = args
+            .storage
+            .data
+            .clone()
+            .or(file.data)
+            .unwrap_or_else(|| PathBuf::from("./folio-data"));
+        let mut config = Config::for_data(&data);
+        if let Some(database) = args.storage.database.clone().or(file.database) {
+            config.database = database;
+        }
+        if let Some(blobs) = args.blobs.clone().or(file.blobs) {
+            config.blobs = blobs;
+        }
+        config.listen = args.listen.or(file.listen).unwrap_or(config.listen);
+        config.ops_listen = args
+            .ops_listen
+            .or(file.ops_listen)
+            .unwrap_or(config.ops_listen);
+        config.log_format = args.log_format.or(file.log_format).unwrap_or_default();
+        config.limits = file.limits.unwrap_or_default();
+        config.transform = file.transform.unwrap_or_default();
+        Ok(config)
+    }
+}
+
+/// Resolves the data folder and database of a command that only needs storage.
+pub fn resolve_storage(args: &StorageArgs) -> anyhow::Result<(PathBuf, String)> {
+    let file = read_file(args.config.as_deref())?;
+    let data = args
+        .data
+        .clone()
+        .or(file.data)
+        .unwrap_or_else(|| PathBuf::from("./folio-data"));
+    let database = args
+        .database
+        .clone()
+        .or(file.database)
+        .unwrap_or_else(|| default_database(&data));
+    Ok((data, database))
+}
+
+fn default_database(data: &Path) -> String {
+    data.join("folio.db").display().to_string()
+}
+
+fn read_file(path: Option<&Path>) -> anyhow::Result<FileConfig> {
+    let Some(path) = path else {
+        return Ok(FileConfig::default());
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading configuration file {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("parsing configuration file {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_wins_over_file_over_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("folio.toml");
+        std::fs::write(
+            &file,
+            "listen = \"127.0.0.1:7000\"\nops_listen = \"127.0.0.1:7001\"\n[limits]\nbody_bytes = 1024\n",
+        )
+        .unwrap();
+        let args = ServeArgs {
+            storage: StorageArgs {
+                data: Some(dir.path().join("d")),
+                database: None,
+                config: Some(file),
+            },
+            listen: Some("127.0.0.1:7100".parse().unwrap()),
+            ..Default::default()
+        };
+        let config = Config::resolve(&args).unwrap();
+        assert_eq!(config.listen.port(), 7100);
+        assert_eq!(config.ops_listen.port(), 7001);
+        assert_eq!(config.limits.body_bytes, 1024);
+        assert_eq!(config.limits.rate_burst, Limits::default().rate_burst);
+        assert!(config.database.ends_with("folio.db"));
+    }
+
+    #[test]
+    fn unknown_keys_in_the_file_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("folio.toml");
+        std::fs::write(&file, "lisen = \"127.0.0.1:7000\"\n").unwrap();
+        let args = StorageArgs {
+            config: Some(file),
+            ..Default::default()
+        };
+        assert!(resolve_storage(&args).is_err());
+    }
+}

@@ -1,0 +1,154 @@
+//! `launch`: the whole server (public and operations listeners, services, workers) as a library
+//! call, used by `folio serve` and by the tests, which bind ephemeral ports.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use folio_api::{Ctx, Registry, ServiceVersion};
+use folio_store::Store;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::bootstrap;
+use crate::config::Config;
+
+/// How long in-flight requests get to finish after a shutdown signal.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running server.
+pub struct Running {
+    /// Where the public API listens.
+    pub public: SocketAddr,
+    /// Where the operations endpoints listen.
+    pub ops: SocketAddr,
+    /// Resolves when the server has drained and stopped.
+    pub done: JoinHandle<anyhow::Result<()>>,
+}
+
+/// Opens storage, runs first-start set-up, binds both listeners and serves `services` until
+/// `shutdown` is cancelled; then stops accepting, drains in-flight requests and stops workers.
+pub async fn launch(
+    config: Config,
+    services: Vec<ServiceVersion>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<Running> {
+    std::fs::create_dir_all(&config.data)
+        .with_context(|| format!("creating data folder {}", config.data.display()))?;
+    let store = Store::open(&config.database)
+        .await
+        .with_context(|| format!("opening database {}", redact(&config.database)))?;
+    let ctx = Ctx::new(store.clone(), config.limits.clone()).await?;
+    if let Some(path) = bootstrap::first_start(&store, ctx.auth(), &config.data).await? {
+        tracing::info!(path = %path.display(), "first start: created workspace 'default'; its token is in this file");
+    }
+    let blobs = open_blobs(&config.blobs)?;
+    let registry = Registry::new(services)?;
+    #[allow(unused_mut)]
+    let mut app = folio_api::app::router(registry, ctx.clone());
+    let _ = &blobs;
+    // service state: services install their state as extensions and start their workers here
+    let mut workers: Vec<JoinHandle<()>> = Vec::new();
+
+    workers.push(tokio::spawn(prune_rate_limiter(
+        ctx.clone(),
+        shutdown.clone(),
+    )));
+
+    let public = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("binding public listener {}", config.listen))?;
+    let ops = TcpListener::bind(config.ops_listen)
+        .await
+        .with_context(|| format!("binding operations listener {}", config.ops_listen))?;
+    let public_addr = public.local_addr()?;
+    let ops_addr = ops.local_addr()?;
+    tracing::info!(
+        backend = store.backend().name(),
+        "listening on http://{public_addr} (operations on http://{ops_addr})"
+    );
+
+    let ops_app = crate::ops::router(store.clone(), shutdown.clone());
+    let done = tokio::spawn(async move {
+        let signal = shutdown.clone();
+        let public_server = axum::serve(public, app)
+            .with_graceful_shutdown(async move { signal.cancelled().await });
+        let signal = shutdown.clone();
+        let ops_server = axum::serve(ops, ops_app)
+            .with_graceful_shutdown(async move { signal.cancelled().await });
+        let serving =
+            async { tokio::try_join!(public_server.into_future(), ops_server.into_future()) };
+        tokio::select! {
+            result = serving => { result?; }
+            _ = async { shutdown.cancelled().await; tokio::time::sleep(DRAIN_TIMEOUT).await } => {
+                tracing::warn!("drain timeout: stopping with requests still in flight");
+            }
+        }
+        for worker in workers {
+            let _ = worker.await;
+        }
+        store.close().await;
+        tracing::info!("stopped");
+        Ok(())
+    });
+    Ok(Running {
+        public: public_addr,
+        ops: ops_addr,
+        done,
+    })
+}
+
+fn open_blobs(spec: &str) -> anyhow::Result<folio_store::Blobs> {
+    let blobs = if spec.contains("://") {
+        folio_store::Blobs::from_url(spec)?
+    } else {
+        folio_store::Blobs::local(std::path::Path::new(spec))?
+    };
+    Ok(blobs)
+}
+
+/// The rate limiter keeps a bucket per token; forget idle ones now and then.
+async fn prune_rate_limiter(ctx: Ctx, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tick.tick() => ctx.rate_limiter().retain_recent(),
+        }
+    }
+}
+
+/// A database URL without its password, for logs and errors.
+pub fn redact(database: &str) -> String {
+    match (database.find("://"), database.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &database[scheme + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &database[..scheme + 3],
+                    &credentials[..colon],
+                    &database[at..]
+                ),
+                None => database.to_string(),
+            }
+        }
+        _ => database.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            super::redact("postgres://folio:secret@db:5432/folio"),
+            "postgres://folio:***@db:5432/folio"
+        );
+        assert_eq!(
+            super::redact("./folio-data/folio.db"),
+            "./folio-data/folio.db"
+        );
+    }
+}

@@ -1,0 +1,11 @@
+//! The services folio serves: the one list the public router and the OpenAPI snapshots come from.
+
+use folio_api::ServiceVersion;
+
+/// Every service version, in discovery order.
+pub fn all() -> Vec<ServiceVersion> {
+    vec![
+        folio_utils::v1::version(),
+        // services: add each service version here
+    ]
+}
