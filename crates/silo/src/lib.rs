@@ -1,1 +1,102 @@
-//! The silo service.
+//! The silo service: GOBL envelopes stored per workspace, with versions, files and states.
+//!
+//! [`Silo`] is the version-independent domain API (used by `v1` and by other services, e.g.
+//! transform); every method takes the workspace first and every query is scoped by it, so
+//! another workspace's envelope is simply not found. `v1` is the HTTP layer of version 1.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use folio_api::limits::Limits;
+use folio_store::{Blobs, Store};
+use uuid::Uuid;
+
+mod envelopes;
+mod error;
+mod files;
+pub mod ingest;
+pub mod keys;
+mod model;
+pub mod paging;
+pub mod patch;
+mod rows;
+mod states;
+pub mod v1;
+
+pub use error::{SiloError, SiloResult};
+pub use keys::{WorkspaceKeys, ensure_workspace_key};
+pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
+pub use paging::{ListQuery, Page};
+
+/// The silo's domain API; cheap to clone.
+#[derive(Clone)]
+pub struct Silo {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    blobs: Blobs,
+    limits: Limits,
+    keys: RwLock<HashMap<Uuid, Arc<WorkspaceKeys>>>,
+}
+
+impl std::fmt::Debug for Silo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Silo").finish_non_exhaustive()
+    }
+}
+
+impl Silo {
+    /// A silo over a store (envelope rows) and a blob store (file contents), with the server's
+    /// limits (JSON depth, files per envelope, file size).
+    pub fn new(store: Store, blobs: Blobs, limits: Limits) -> Silo {
+        Silo {
+            inner: Arc::new(Inner {
+                store,
+                blobs,
+                limits,
+                keys: RwLock::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// The blob store.
+    pub fn blobs(&self) -> &Blobs {
+        &self.inner.blobs
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// The workspace's keys (created on first use), cached: keys are only ever added.
+    pub async fn keys(&self, workspace_id: Uuid) -> SiloResult<Arc<WorkspaceKeys>> {
+        if let Some(keys) = self
+            .inner
+            .keys
+            .read()
+            .ok()
+            .and_then(|m| m.get(&workspace_id).cloned())
+        {
+            return Ok(keys);
+        }
+        let keys = Arc::new(keys::load(self.store(), workspace_id).await?);
+        if let Ok(mut map) = self.inner.keys.write() {
+            map.insert(workspace_id, keys.clone());
+        }
+        Ok(keys)
+    }
+
+    /// The workspace's public keys as a JWK set (`{"keys": [...]}` members).
+    pub async fn public_keys(&self, workspace_id: Uuid) -> SiloResult<Vec<gobl::sign::Jwk>> {
+        let keys = self.keys(workspace_id).await?;
+        Ok(keys.public.iter().map(|k| k.to_jwk()).collect())
+    }
+}

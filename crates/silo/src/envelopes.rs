@@ -1,0 +1,505 @@
+//! Storing, reading and changing envelopes.
+
+use std::collections::BTreeMap;
+
+use folio_store::{StoreError, millis, now};
+use gobl::envelope::Envelope;
+use sha2::{Digest as _, Sha256};
+use sqlx::Row;
+use uuid::Uuid;
+
+use crate::error::{SiloError, SiloResult};
+use crate::ingest::{self, Prepared};
+use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
+use crate::rows::{self, ENTRY_COLUMNS, FILE_COLUMNS, to_json};
+use crate::{Silo, patch};
+
+type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+impl Silo {
+    /// Stores an envelope (or envelopes a bare document). Repeating the same request for the
+    /// same id returns the stored envelope; the same id with other content, or a `key` already
+    /// used in the workspace, is a conflict. Nothing is written when it fails.
+    pub async fn create(&self, workspace_id: Uuid, new: NewEnvelope) -> SiloResult<Entry> {
+        check_labels(
+            new.key.as_deref(),
+            new.folder.as_deref(),
+            &new.tags,
+            &new.meta,
+        )?;
+        let value = ingest::parse(&new.data, self.limits().json_depth)?;
+        let fingerprint = fingerprint(&value, &new)?;
+        let keys = if new.sign || new.data.contains("\"sigs\"") {
+            Some(self.keys(workspace_id).await?)
+        } else {
+            None
+        };
+        let prepared = ingest::prepare(
+            &new.data,
+            new.id,
+            self.limits().json_depth,
+            keys.as_ref()
+                .map(|k| k.public.as_slice())
+                .unwrap_or_default(),
+            if new.sign {
+                keys.as_ref().map(|k| &k.signing)
+            } else {
+                None
+            },
+        )?;
+        let at = now();
+        let version = prepared.version();
+        let mut tx = self.store().begin_write().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
+             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(workspace_id.to_string())
+        .bind(prepared.id.to_string())
+        .bind(millis(at))
+        .bind(new.key.clone())
+        .bind(new.folder.clone())
+        .bind(gobl::envelope::ENVELOPE_SCHEMA)
+        .bind(prepared.doc_schema())
+        .bind(prepared.envelope.head.dig.val.clone())
+        .bind(i64::from(prepared.signed()))
+        .bind(version.clone())
+        .bind(to_json(&new.tags))
+        .bind(to_json(&new.meta))
+        .bind(fingerprint.clone())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            tx.rollback().await?;
+            return match self.find(workspace_id, prepared.id).await? {
+                Some((entry, stored)) if stored == fingerprint => Ok(entry),
+                Some(_) => Err(SiloError::Conflict(format!(
+                    "envelope {} already exists with other content",
+                    prepared.id
+                ))),
+                None => Err(SiloError::Conflict(format!(
+                    "key {:?} is already used in this workspace",
+                    new.key.unwrap_or_default()
+                ))),
+            };
+        }
+        insert_version(
+            &mut tx,
+            workspace_id,
+            prepared.id,
+            &version,
+            at,
+            &prepared.text,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Entry {
+            id: prepared.id,
+            created_at: at,
+            updated_at: at,
+            key: new.key,
+            folder: new.folder,
+            env_schema: gobl::envelope::ENVELOPE_SCHEMA.into(),
+            doc_schema: prepared.doc_schema(),
+            digest: prepared.envelope.head.dig.val.clone(),
+            signed: prepared.signed(),
+            state: None,
+            version,
+            tags: new.tags,
+            meta: new.meta,
+            attachments: Vec::new(),
+            data: Some(prepared.text),
+        })
+    }
+
+    /// The envelope with its data and attachments.
+    pub async fn get(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Entry> {
+        Ok(self
+            .find(workspace_id, id)
+            .await?
+            .ok_or(SiloError::NotFound("envelope"))?
+            .0)
+    }
+
+    /// The envelope with this key, with its data and attachments.
+    pub async fn get_by_key(&self, workspace_id: Uuid, key: &str) -> SiloResult<Entry> {
+        let row = sqlx::query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND key = $2")
+            .bind(workspace_id.to_string())
+            .bind(key)
+            .fetch_optional(self.store().pool())
+            .await?
+            .ok_or(SiloError::NotFound("envelope"))?;
+        let id: String = row.try_get("id")?;
+        self.get(workspace_id, rows::uuid(&id)?).await
+    }
+
+    /// The envelope and its creation fingerprint, or `None`.
+    async fn find(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Option<(Entry, String)>> {
+        let row = sqlx::query(&format!(
+            "SELECT {ENTRY_COLUMNS}, v.data FROM silo_envelopes e JOIN silo_versions v \
+             ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
+             WHERE e.workspace_id = $1 AND e.id = $2"
+        ))
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .fetch_optional(self.store().pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let (mut entry, fingerprint) = rows::entry(&row)?;
+        entry.data = Some(row.try_get("data")?);
+        self.attach(workspace_id, std::slice::from_mut(&mut entry))
+            .await?;
+        Ok(Some((entry, fingerprint)))
+    }
+
+    /// Fills in the current files of `entries`.
+    pub(crate) async fn attach(&self, workspace_id: Uuid, entries: &mut [Entry]) -> SiloResult<()> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let marks: Vec<String> = (0..entries.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT {FILE_COLUMNS} FROM silo_files WHERE workspace_id = $1 AND replaced_by IS NULL \
+             AND envelope_id IN ({}) ORDER BY created_at, id",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(workspace_id.to_string());
+        for e in entries.iter() {
+            query = query.bind(e.id.to_string());
+        }
+        for row in query.fetch_all(self.store().pool()).await? {
+            let (envelope_id, file) = rows::file(&row)?;
+            if let Some(e) = entries.iter_mut().find(|e| e.id == envelope_id) {
+                e.attachments.push(file);
+            }
+        }
+        Ok(())
+    }
+
+    /// Changes data, folder, tags or meta (`PATCH`). New data makes a new version; a signed
+    /// envelope's document cannot change, nor can its signatures be dropped.
+    pub async fn update(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        update: EnvelopeUpdate,
+    ) -> SiloResult<Entry> {
+        let current = self.get(workspace_id, id).await?;
+        let tags = update.tags.unwrap_or_else(|| current.tags.clone());
+        let meta = update.meta.unwrap_or_else(|| current.meta.clone());
+        let folder = match update.folder {
+            Some(f) if f.is_empty() => None,
+            Some(f) => Some(f),
+            None => current.folder.clone(),
+        };
+        check_labels(None, folder.as_deref(), &tags, &meta)?;
+        let prepared = match update.data {
+            None => None,
+            Some(text) => {
+                let keys = if text.contains("\"sigs\"") {
+                    Some(self.keys(workspace_id).await?)
+                } else {
+                    None
+                };
+                let keys = keys
+                    .as_ref()
+                    .map(|k| k.public.as_slice())
+                    .unwrap_or_default();
+                let prepared =
+                    ingest::prepare(&text, Some(id), self.limits().json_depth, keys, None)?;
+                if current.signed
+                    && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())
+                {
+                    return Err(SiloError::Conflict(
+                        "the envelope is signed: its document cannot change".into(),
+                    ));
+                }
+                Some(prepared)
+            }
+        };
+        self.save(workspace_id, current, prepared, folder, tags, meta)
+            .await
+    }
+
+    /// Moves the envelope to a folder (`None` or empty: no folder).
+    pub async fn set_folder(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        folder: Option<String>,
+    ) -> SiloResult<Entry> {
+        let update = EnvelopeUpdate {
+            folder: Some(folder.unwrap_or_default()),
+            ..EnvelopeUpdate::default()
+        };
+        self.update(workspace_id, id, update).await
+    }
+
+    /// Applies an RFC 7396 merge patch to the document, making a new version with a new digest.
+    /// Refused (conflict) when the envelope is signed.
+    pub async fn modify(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        doc_patch: &serde_json::Value,
+    ) -> SiloResult<Entry> {
+        let current = self.get(workspace_id, id).await?;
+        if current.signed {
+            return Err(SiloError::Conflict(
+                "the envelope is signed: its document cannot change".into(),
+            ));
+        }
+        let mut env = self.envelope_of(&current)?;
+        patch::merge(&mut env.doc, &gobl::json::Value::from(doc_patch));
+        match env.doc.get("$schema") {
+            Some(gobl::json::Value::String(_)) => {}
+            _ => {
+                return Err(SiloError::invalid(
+                    "patch.$schema",
+                    "the document needs a $schema",
+                ));
+            }
+        }
+        env.refresh_digest().map_err(SiloError::fault)?;
+        let prepared = Prepared {
+            id,
+            text: env.to_json_string(),
+            envelope: env,
+        };
+        let (folder, tags, meta) = (
+            current.folder.clone(),
+            current.tags.clone(),
+            current.meta.clone(),
+        );
+        self.save(workspace_id, current, Some(prepared), folder, tags, meta)
+            .await
+    }
+
+    /// Signs ("closes") the envelope with the workspace key; a new version. Signing an envelope
+    /// the workspace already signed changes nothing.
+    pub async fn sign(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Entry> {
+        let current = self.get(workspace_id, id).await?;
+        let keys = self.keys(workspace_id).await?;
+        let text = current.data.clone().unwrap_or_default();
+        let prepared = ingest::prepare(
+            &text,
+            Some(id),
+            usize::MAX,
+            &keys.public,
+            Some(&keys.signing),
+        )?;
+        if prepared.text == text {
+            return Ok(current);
+        }
+        let (folder, tags, meta) = (
+            current.folder.clone(),
+            current.tags.clone(),
+            current.meta.clone(),
+        );
+        self.save(workspace_id, current, Some(prepared), folder, tags, meta)
+            .await
+    }
+
+    /// A stored version of the envelope.
+    pub async fn version(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        version: &str,
+    ) -> SiloResult<Version> {
+        let row = sqlx::query(
+            "SELECT version, created_at, data FROM silo_versions \
+             WHERE workspace_id = $1 AND envelope_id = $2 AND version = $3",
+        )
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .bind(version)
+        .fetch_optional(self.store().pool())
+        .await?
+        .ok_or(SiloError::NotFound("version"))?;
+        Ok(Version {
+            version: row.try_get("version")?,
+            created_at: folio_store::from_millis(row.try_get("created_at")?),
+            data: row.try_get("data")?,
+        })
+    }
+
+    /// Every version of the envelope, oldest first.
+    pub async fn versions(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Vec<Version>> {
+        self.get(workspace_id, id).await?;
+        let rows = sqlx::query(
+            "SELECT version, created_at, data FROM silo_versions \
+             WHERE workspace_id = $1 AND envelope_id = $2 ORDER BY created_at, version",
+        )
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .fetch_all(self.store().pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Version {
+                    version: row.try_get("version")?,
+                    created_at: folio_store::from_millis(row.try_get("created_at")?),
+                    data: row.try_get("data")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The stored envelope of an entry, parsed.
+    fn envelope_of(&self, entry: &Entry) -> SiloResult<Envelope> {
+        let value = ingest::parse(entry.data.as_deref().unwrap_or_default(), usize::MAX)?;
+        Envelope::from_value(&value)
+            .map_err(|e| SiloError::Store(StoreError::Invalid(format!("stored envelope: {e:?}"))))
+    }
+
+    /// Writes a change: optionally new data (a new version), and the labels. The row is only
+    /// changed if nobody changed it since `current` was read (same version), else conflict.
+    async fn save(
+        &self,
+        workspace_id: Uuid,
+        current: Entry,
+        prepared: Option<Prepared>,
+        folder: Option<String>,
+        tags: Vec<String>,
+        meta: BTreeMap<String, String>,
+    ) -> SiloResult<Entry> {
+        let at = now();
+        let mut tx = self.store().begin_write().await?;
+        let (version, digest, doc_schema, signed, data) = match &prepared {
+            Some(p) => {
+                let version = p.version();
+                insert_version(&mut tx, workspace_id, current.id, &version, at, &p.text).await?;
+                (
+                    version,
+                    p.envelope.head.dig.val.clone(),
+                    p.doc_schema(),
+                    p.signed(),
+                    Some(p.text.clone()),
+                )
+            }
+            None => (
+                current.version.clone(),
+                current.digest.clone(),
+                current.doc_schema.clone(),
+                current.signed,
+                current.data.clone(),
+            ),
+        };
+        let changed = sqlx::query(
+            "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
+             version = $7, digest = $8, doc_schema = $9, signed = $10 \
+             WHERE workspace_id = $1 AND id = $2 AND version = $11",
+        )
+        .bind(workspace_id.to_string())
+        .bind(current.id.to_string())
+        .bind(millis(at))
+        .bind(folder.clone())
+        .bind(to_json(&tags))
+        .bind(to_json(&meta))
+        .bind(version.clone())
+        .bind(digest.clone())
+        .bind(doc_schema.clone())
+        .bind(i64::from(signed))
+        .bind(current.version.clone())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if changed == 0 {
+            tx.rollback().await?;
+            return Err(SiloError::Conflict(
+                "the envelope changed meanwhile; read it again and retry".into(),
+            ));
+        }
+        tx.commit().await?;
+        Ok(Entry {
+            updated_at: at,
+            folder,
+            tags,
+            meta,
+            version,
+            digest,
+            doc_schema,
+            signed,
+            data,
+            ..current
+        })
+    }
+}
+
+async fn insert_version(
+    tx: &mut Tx,
+    workspace_id: Uuid,
+    id: Uuid,
+    version: &str,
+    at: chrono::DateTime<chrono::Utc>,
+    text: &str,
+) -> SiloResult<()> {
+    sqlx::query(
+        "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+    )
+    .bind(workspace_id.to_string())
+    .bind(id.to_string())
+    .bind(version)
+    .bind(millis(at))
+    .bind(text)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// What makes two create requests "the same": the data's canonical form (whitespace and member
+/// order do not matter) and the labels.
+fn fingerprint(data: &gobl::json::Value, new: &NewEnvelope) -> SiloResult<String> {
+    let data =
+        gobl::canonical::canonical(data).map_err(|e| SiloError::invalid("data", e.to_string()))?;
+    let mut hasher = Sha256::new();
+    hasher.update(data.as_bytes());
+    let labels = serde_json::json!({
+        "key": new.key, "folder": new.folder, "tags": new.tags, "meta": new.meta, "sign": new.sign,
+    });
+    hasher.update(labels.to_string().as_bytes());
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// Labels are short single-line strings.
+fn check_labels(
+    key: Option<&str>,
+    folder: Option<&str>,
+    tags: &[String],
+    meta: &BTreeMap<String, String>,
+) -> SiloResult<()> {
+    let mut bad = Vec::new();
+    let mut check = |path: String, value: &str| {
+        if value.len() > 255 || value.chars().any(char::is_control) {
+            bad.push((
+                path,
+                "must be at most 255 characters, without control characters".to_owned(),
+            ));
+        }
+    };
+    if let Some(key) = key {
+        if key.is_empty() {
+            check("key".into(), "\u{0}");
+        }
+        check("key".into(), key);
+    }
+    if let Some(folder) = folder {
+        check("folder".into(), folder);
+    }
+    for (i, tag) in tags.iter().enumerate() {
+        check(format!("tags.{i}"), tag);
+    }
+    for k in meta.keys() {
+        check(format!("meta.{k}"), k);
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(SiloError::Invalid(bad))
+    }
+}

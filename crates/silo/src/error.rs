@@ -1,0 +1,102 @@
+//! The domain's error type; the HTTP layers map it to the one API error body.
+
+use folio_api::ApiError;
+use folio_store::StoreError;
+
+/// Everything a silo operation can refuse or fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum SiloError {
+    /// No such envelope, version or file in this workspace.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// An id or key reused with other content, or a change a signed envelope forbids.
+    #[error("{0}")]
+    Conflict(String),
+    /// Fields of the request are wrong: `(dotted path, message)` pairs, e.g.
+    /// `("data.head.uuid", "required")`.
+    #[error("{}", describe(.0))]
+    Invalid(Vec<(String, String)>),
+    /// The document or envelope breaks a GOBL rule (digest, signatures, calculation).
+    #[error("{message}")]
+    Faults {
+        /// Summary.
+        message: String,
+        /// The faults, each with its code and paths.
+        faults: Vec<gobl::envelope::Fault>,
+    },
+    /// A limit (files per envelope, file size) is exceeded.
+    #[error("{0}")]
+    Limit(String),
+    /// A file is larger than the limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl SiloError {
+    /// An invalid field.
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
+        SiloError::Invalid(vec![(path.into(), message.into())])
+    }
+
+    /// One GOBL fault.
+    pub fn fault(fault: gobl::envelope::Fault) -> Self {
+        SiloError::Faults {
+            message: fault.to_string(),
+            faults: vec![fault],
+        }
+    }
+}
+
+impl From<sqlx::Error> for SiloError {
+    fn from(err: sqlx::Error) -> Self {
+        SiloError::Store(StoreError::from(err))
+    }
+}
+
+impl From<SiloError> for ApiError {
+    fn from(err: SiloError) -> Self {
+        match err {
+            SiloError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
+            SiloError::Conflict(message) => ApiError::conflict(message),
+            SiloError::Invalid(fields) => {
+                let mut err = ApiError::validation(describe(&fields));
+                for (path, message) in fields {
+                    err = err.with_field(&path, message);
+                }
+                err
+            }
+            SiloError::Faults { message, faults } => ApiError::validation(message).with_faults(
+                faults
+                    .into_iter()
+                    .map(|f| folio_api::Fault {
+                        provider: "gobl".into(),
+                        code: f.code,
+                        message: f.message,
+                        paths: f.paths,
+                    })
+                    .collect(),
+            ),
+            SiloError::Limit(message) => ApiError::validation(message),
+            SiloError::TooLarge(message) => ApiError::new(
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "payload-too-large",
+                message,
+            ),
+            SiloError::Store(err) => ApiError::from(err),
+        }
+    }
+}
+
+/// Result of silo operations.
+pub type SiloResult<T> = Result<T, SiloError>;
+
+fn describe(fields: &[(String, String)]) -> String {
+    fields
+        .iter()
+        .map(|(p, m)| format!("{p}: {m}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,280 @@
+//! Turning submitted JSON text into an envelope ready to store: shape checks with paths, digest
+//! and signature verification, enveloping (and calculating) bare documents, signing.
+//!
+//! A full envelope that is stored without changes keeps its exact text, so `data` comes back
+//! byte for byte as it was sent.
+
+use gobl::envelope::{self, Envelope, FieldError, SCHEMA_BASE};
+use gobl::json::Value;
+use gobl::sign::{PrivateKey, PublicKey, parse_jws};
+use sha2::{Digest as _, Sha256};
+use uuid::Uuid;
+
+use crate::error::{SiloError, SiloResult};
+
+/// An envelope ready to store.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// `head.uuid`.
+    pub id: Uuid,
+    /// The envelope JSON text to store.
+    pub text: String,
+    /// The parsed envelope.
+    pub envelope: Envelope,
+}
+
+impl Prepared {
+    /// The document schema.
+    pub fn doc_schema(&self) -> String {
+        self.envelope
+            .document_schema()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Whether it carries signatures.
+    pub fn signed(&self) -> bool {
+        !self.envelope.sigs.is_empty()
+    }
+
+    /// Short content id of the text.
+    pub fn version(&self) -> String {
+        version_of(&self.text)
+    }
+}
+
+/// The short content id of an envelope text: the first 16 hex digits of its SHA-256.
+pub fn version_of(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    hex::encode(&digest[..8])
+}
+
+/// Parses JSON text under the depth limit; errors name `data`.
+pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
+    gobl::json::parse_with_limit(text, max_depth)
+        .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))
+}
+
+/// Prepares `text` (an envelope or a bare document) for storing under `id` (`None`: the
+/// envelope's own uuid, or a new UUID v7 for a bare document).
+///
+/// `keys` are the workspace's public keys: signatures claiming one of them must verify.
+/// With `sign`, the result is signed with `signer` (unless one of the workspace keys already
+/// signed it).
+pub fn prepare(
+    text: &str,
+    id: Option<Uuid>,
+    max_depth: usize,
+    keys: &[PublicKey],
+    signer: Option<&PrivateKey>,
+) -> SiloResult<Prepared> {
+    let value = parse(text, max_depth)?;
+    let Value::Object(members) = &value else {
+        return Err(SiloError::invalid(
+            "data",
+            format!(
+                "expected a GOBL envelope or document (an object), found {}",
+                value.type_name()
+            ),
+        ));
+    };
+    let schema = match members.iter().find(|(k, _)| k == "$schema") {
+        None => return Err(SiloError::invalid("data.$schema", "required")),
+        Some((_, Value::String(s))) => s.clone(),
+        Some((_, other)) => {
+            return Err(SiloError::invalid(
+                "data.$schema",
+                format!("expected a string, found {}", other.type_name()),
+            ));
+        }
+    };
+    let (mut env, keep_text) = if envelope::is_envelope(&value) {
+        let env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
+        check_schema(
+            "data.doc.$schema",
+            env.document_schema().unwrap_or_default(),
+        )?;
+        if let Some(id) = id
+            && env.head.uuid != id
+        {
+            return Err(SiloError::invalid(
+                "data.head.uuid",
+                format!("must equal the envelope id {id}"),
+            ));
+        }
+        env.validate().map_err(SiloError::fault)?;
+        verify_signatures(&env, keys)?;
+        (env, true)
+    } else {
+        check_schema("data.$schema", &schema)?;
+        let id = id.unwrap_or_else(Uuid::now_v7);
+        (envelop(id, text, value)?, false)
+    };
+    let mut changed = !keep_text;
+    if let Some(key) = signer {
+        let already = env
+            .sigs
+            .iter()
+            .any(|jws| parse_jws(jws).is_ok_and(|p| p.kid.as_deref() == Some(key.kid())));
+        if !already {
+            let iat = chrono::Utc::now().timestamp();
+            env.sign(key, iat).map_err(SiloError::fault)?;
+            changed = true;
+        }
+    }
+    let text = if changed {
+        env.to_json_string()
+    } else {
+        text.to_owned()
+    };
+    Ok(Prepared {
+        id: env.head.uuid,
+        text,
+        envelope: env,
+    })
+}
+
+/// Only GOBL schemas are stored; within GOBL, document types folio does not know are carried
+/// as they are.
+fn check_schema(path: &str, schema: &str) -> SiloResult<()> {
+    match schema.strip_prefix(SCHEMA_BASE) {
+        Some(rest) if !rest.is_empty() && rest != "envelope" => Ok(()),
+        _ => Err(SiloError::invalid(
+            path,
+            format!(
+                "unknown schema {schema:?}: expected a GOBL document schema ({SCHEMA_BASE}...)"
+            ),
+        )),
+    }
+}
+
+/// Envelopes a bare document: billing documents are calculated first (as GOBL does when it
+/// envelopes them, without validation: the silo stores drafts too); others are carried as-is.
+fn envelop(id: Uuid, text: &str, doc: Value) -> SiloResult<Envelope> {
+    let calculated = doc
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.starts_with("https://gobl.org/draft-0/bill/"));
+    if !calculated {
+        return Envelope::wrap(id, doc).map_err(SiloError::fault);
+    }
+    let input: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))?;
+    let opts = gobl::builder::BuildOptions {
+        uuid: Some(id),
+        skip_validation: true,
+    };
+    let built = gobl::builder::build_with(input, &opts).map_err(|invalid| {
+        let faults: Vec<envelope::Fault> = invalid
+            .faults
+            .0
+            .into_iter()
+            .map(|f| {
+                let path = f.path.trim_start_matches('$').trim_start_matches('.');
+                let path = if path.is_empty() {
+                    "doc".to_owned()
+                } else {
+                    format!("doc.{path}")
+                };
+                envelope::Fault::new(&f.code, f.message, vec![path])
+            })
+            .collect();
+        SiloError::Faults {
+            message: "the document cannot be calculated".into(),
+            faults,
+        }
+    })?;
+    let text = serde_json::to_string(&built).map_err(|e| {
+        SiloError::invalid(
+            "data",
+            format!("calculated document cannot be written: {e}"),
+        )
+    })?;
+    let value = parse(&text, usize::MAX)?;
+    let mut env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
+    // The builder hashed its own number representation; hash what is stored.
+    env.refresh_digest().map_err(SiloError::fault)?;
+    Ok(env)
+}
+
+/// Signatures must be well-formed and name this head's uuid and digest; those made with one
+/// of the workspace's keys (by `kid`) must verify with it. Signatures of other parties are
+/// carried: their keys are not known here.
+pub fn verify_signatures(env: &Envelope, keys: &[PublicKey]) -> SiloResult<()> {
+    use gobl::envelope::{Fault, codes};
+    for (i, jws) in env.sigs.iter().enumerate() {
+        let path = vec![format!("data.sigs.{i}")];
+        let parsed = parse_jws(jws).map_err(|m| {
+            SiloError::fault(Fault::new(codes::SIGNATURE_MALFORMED, m, path.clone()))
+        })?;
+        if parsed.payload.uuid != env.head.uuid || parsed.payload.dig != env.head.dig {
+            return Err(SiloError::fault(Fault::new(
+                codes::SIGNATURE_MISMATCH,
+                "signature payload does not match head.uuid and head.dig: the document changed after signing",
+                path,
+            )));
+        }
+        let ours: Vec<PublicKey> = keys
+            .iter()
+            .filter(|k| Some(k.kid()) == parsed.kid.as_deref())
+            .cloned()
+            .collect();
+        if !ours.is_empty() && parsed.verify_with(&ours).is_none() {
+            return Err(SiloError::fault(Fault::new(
+                codes::SIGNATURE_INVALID,
+                "signature does not verify with the workspace key it names",
+                path,
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// gobl's shape errors (`head.stamps[0].prv`, `$`) as request fields under `prefix`
+/// (`data.head.stamps.0.prv`, `data`).
+fn field_errors(prefix: &str, errors: Vec<FieldError>) -> SiloError {
+    SiloError::Invalid(
+        errors
+            .into_iter()
+            .map(|e| (dotted(prefix, &e.path), e.message))
+            .collect(),
+    )
+}
+
+fn dotted(prefix: &str, path: &str) -> String {
+    let path = match path {
+        "$" => "",
+        p if p.starts_with("$.") || p.starts_with("$[") => &p[1..],
+        p => p,
+    };
+    let path = path.replace('[', ".").replace(']', "");
+    let path = path.trim_start_matches('.');
+    if path.is_empty() {
+        prefix.to_owned()
+    } else {
+        format!("{prefix}.{path}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gobl_paths_become_dotted_fields() {
+        assert_eq!(
+            dotted("data", "head.stamps[0].prv"),
+            "data.head.stamps.0.prv"
+        );
+        assert_eq!(dotted("data", "$"), "data");
+        assert_eq!(dotted("data", "$schema"), "data.$schema");
+    }
+
+    #[test]
+    fn schemas_outside_gobl_are_refused() {
+        assert!(check_schema("x", "https://gobl.org/draft-0/bill/invoice").is_ok());
+        assert!(check_schema("x", "https://gobl.org/draft-0/note/message").is_ok());
+        assert!(check_schema("x", "https://example.com/thing").is_err());
+        assert!(check_schema("x", "https://gobl.org/draft-0/envelope").is_err());
+    }
+}

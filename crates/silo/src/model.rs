@@ -1,0 +1,180 @@
+//! Domain types of the silo, shared by every version of its HTTP layer (and by other services).
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+/// A stored envelope with its storage metadata.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Equals the GOBL `head.uuid`.
+    pub id: Uuid,
+    /// When it was stored.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed (data, folder, tags, meta, state or files).
+    pub updated_at: DateTime<Utc>,
+    /// Optional key, unique in the workspace.
+    pub key: Option<String>,
+    /// Optional grouping.
+    pub folder: Option<String>,
+    /// `$schema` of the envelope.
+    pub env_schema: String,
+    /// `$schema` of the document.
+    pub doc_schema: String,
+    /// `head.dig.val` (sha256, lowercase hex).
+    pub digest: String,
+    /// Whether the envelope carries signatures.
+    pub signed: bool,
+    /// Latest state key.
+    pub state: Option<String>,
+    /// Short content id of the current data.
+    pub version: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// String metadata.
+    pub meta: BTreeMap<String, String>,
+    /// Current (not replaced) files, oldest first.
+    pub attachments: Vec<FileInfo>,
+    /// The GOBL envelope as JSON text, exactly as stored; `None` in lists.
+    pub data: Option<String>,
+}
+
+impl Entry {
+    /// The short document type, e.g. `bill/invoice`.
+    pub fn typ(&self) -> &str {
+        gobl::envelope::short_type(&self.doc_schema)
+    }
+
+    /// The envelope as a JSON value (number literals and member order kept), when loaded.
+    pub fn envelope_value(&self) -> Option<gobl::json::Value> {
+        self.data
+            .as_deref()
+            .and_then(|text| gobl::json::parse_with_limit(text, usize::MAX).ok())
+    }
+}
+
+/// What to store: the body of a `PUT`/`POST`.
+#[derive(Debug, Clone, Default)]
+pub struct NewEnvelope {
+    /// Client-chosen id; `None` lets the server choose (the envelope's own `head.uuid`, or a new
+    /// UUID v7 for a bare document).
+    pub id: Option<Uuid>,
+    /// A GOBL envelope or a bare GOBL document, as JSON text.
+    pub data: String,
+    /// Optional key, unique in the workspace.
+    pub key: Option<String>,
+    /// Optional folder.
+    pub folder: Option<String>,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// String metadata.
+    pub meta: BTreeMap<String, String>,
+    /// Sign the envelope with the workspace key.
+    pub sign: bool,
+}
+
+/// A change to an envelope (`PATCH`); `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct EnvelopeUpdate {
+    /// New data (envelope or bare document, as JSON text).
+    pub data: Option<String>,
+    /// New folder; `Some("")` clears it.
+    pub folder: Option<String>,
+    /// New tags.
+    pub tags: Option<Vec<String>>,
+    /// New metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A file attached to an envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileInfo {
+    /// File id (unique per envelope).
+    pub id: Uuid,
+    /// When it was attached.
+    pub created_at: DateTime<Utc>,
+    /// File name.
+    pub name: String,
+    /// Description.
+    pub desc: Option<String>,
+    /// Key: with `category`, a later file of the same key replaces this one.
+    pub key: Option<String>,
+    /// Category.
+    pub category: Option<String>,
+    /// SHA-256 of the content, lowercase hex.
+    pub hash: String,
+    /// Media type.
+    pub mime: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+    /// Id of the file that replaced this one, if any.
+    pub replaced_by: Option<Uuid>,
+}
+
+/// A file to attach.
+#[derive(Debug, Clone, Default)]
+pub struct NewFile {
+    /// File name.
+    pub name: String,
+    /// The content.
+    pub bytes: Vec<u8>,
+    /// Media type (guessed from the name when absent).
+    pub mime: Option<String>,
+    /// Description.
+    pub desc: Option<String>,
+    /// Key.
+    pub key: Option<String>,
+    /// Category.
+    pub category: Option<String>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A state change of an envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// State id.
+    pub id: Uuid,
+    /// When it was set.
+    pub created_at: DateTime<Utc>,
+    /// `draft`, `processing`, `registered`, `completed`, `sent`, `received`, `error`,
+    /// `rejected`, `paid`, `void`, or another short word.
+    pub key: String,
+    /// Notes.
+    pub notes: Option<String>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+    /// What set it (e.g. `transform`).
+    pub src: Option<String>,
+    /// Id in the source (e.g. a job id).
+    pub src_id: Option<String>,
+}
+
+/// A state to set.
+#[derive(Debug, Clone, Default)]
+pub struct NewState {
+    /// State key.
+    pub key: String,
+    /// Notes.
+    pub notes: Option<String>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+    /// What sets it.
+    pub src: Option<String>,
+    /// Id in the source.
+    pub src_id: Option<String>,
+}
+
+/// One stored content of an envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Version {
+    /// Short content id.
+    pub version: String,
+    /// When this content was stored.
+    pub created_at: DateTime<Utc>,
+    /// The envelope JSON text.
+    pub data: String,
+}

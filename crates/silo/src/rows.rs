@@ -1,0 +1,103 @@
+//! Reading rows into domain types.
+
+use std::collections::BTreeMap;
+
+use folio_store::{StoreError, from_millis};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use uuid::Uuid;
+
+use crate::model::{Entry, FileInfo, State};
+
+/// Columns of an envelope row (table alias `e`).
+pub const ENTRY_COLUMNS: &str = "e.id, e.created_at, e.updated_at, e.key, e.folder, e.env_schema, \
+    e.doc_schema, e.digest, e.signed, e.state, e.version, e.tags, e.meta, e.fingerprint";
+
+/// Columns of a file row.
+pub const FILE_COLUMNS: &str =
+    "envelope_id, id, created_at, name, descr, key, category, hash, mime, size, meta, replaced_by";
+
+/// Columns of a state row.
+pub const STATE_COLUMNS: &str = "id, created_at, key, notes, meta, src, src_id";
+
+pub fn uuid(text: &str) -> Result<Uuid, StoreError> {
+    Uuid::parse_str(text).map_err(|e| StoreError::Invalid(format!("stored id {text:?}: {e}")))
+}
+
+fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Invalid(format!("stored JSON: {e}")))
+}
+
+fn opt_json<T: serde::de::DeserializeOwned>(text: Option<String>) -> Result<Option<T>, StoreError> {
+    text.as_deref().map(json).transpose()
+}
+
+/// Serialises tags or meta for a TEXT column.
+pub fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+/// An envelope row (without attachments and data) and its fingerprint.
+pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
+    let id: String = row.try_get("id")?;
+    let tags: String = row.try_get("tags")?;
+    let meta: String = row.try_get("meta")?;
+    let signed: i64 = row.try_get("signed")?;
+    Ok((
+        Entry {
+            id: uuid(&id)?,
+            created_at: from_millis(row.try_get("created_at")?),
+            updated_at: from_millis(row.try_get("updated_at")?),
+            key: row.try_get("key")?,
+            folder: row.try_get("folder")?,
+            env_schema: row.try_get("env_schema")?,
+            doc_schema: row.try_get("doc_schema")?,
+            digest: row.try_get("digest")?,
+            signed: signed != 0,
+            state: row.try_get("state")?,
+            version: row.try_get("version")?,
+            tags: json::<Vec<String>>(&tags)?,
+            meta: json::<BTreeMap<String, String>>(&meta)?,
+            attachments: Vec::new(),
+            data: None,
+        },
+        row.try_get("fingerprint")?,
+    ))
+}
+
+/// A file row and the envelope it belongs to.
+pub fn file(row: &AnyRow) -> Result<(Uuid, FileInfo), StoreError> {
+    let envelope_id: String = row.try_get("envelope_id")?;
+    let id: String = row.try_get("id")?;
+    let replaced_by: Option<String> = row.try_get("replaced_by")?;
+    Ok((
+        uuid(&envelope_id)?,
+        FileInfo {
+            id: uuid(&id)?,
+            created_at: from_millis(row.try_get("created_at")?),
+            name: row.try_get("name")?,
+            desc: row.try_get("descr")?,
+            key: row.try_get("key")?,
+            category: row.try_get("category")?,
+            hash: row.try_get("hash")?,
+            mime: row.try_get("mime")?,
+            size: row.try_get("size")?,
+            meta: opt_json(row.try_get("meta")?)?,
+            replaced_by: replaced_by.as_deref().map(uuid).transpose()?,
+        },
+    ))
+}
+
+/// A state row.
+pub fn state(row: &AnyRow) -> Result<State, StoreError> {
+    let id: String = row.try_get("id")?;
+    Ok(State {
+        id: uuid(&id)?,
+        created_at: from_millis(row.try_get("created_at")?),
+        key: row.try_get("key")?,
+        notes: row.try_get("notes")?,
+        meta: opt_json(row.try_get("meta")?)?,
+        src: row.try_get("src")?,
+        src_id: row.try_get("src_id")?,
+    })
+}
