@@ -1,0 +1,11 @@
+//! folio's integration tests: the real server over real HTTP on ephemeral ports, against SQLite
+//! and (when `FOLIO_TEST_DATABASE_URL` is set) PostgreSQL.
+
+mod harness;
+
+mod auth;
+mod cli;
+mod errors;
+mod ops;
+mod utils;
+mod versioning;
