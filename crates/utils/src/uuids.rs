@@ -56,8 +56,14 @@ mod tests {
             assert_eq!(generate(v, None).unwrap().get_version_num(), v as usize);
         }
         let ns = Uuid::NAMESPACE_DNS;
-        assert_eq!(generate(3, Some((ns, "folio"))).unwrap().get_version_num(), 3);
-        assert_eq!(generate(5, Some((ns, "folio"))).unwrap().get_version_num(), 5);
+        assert_eq!(
+            generate(3, Some((ns, "folio"))).unwrap().get_version_num(),
+            3
+        );
+        assert_eq!(
+            generate(5, Some((ns, "folio"))).unwrap().get_version_num(),
+            5
+        );
     }
 
     #[test]

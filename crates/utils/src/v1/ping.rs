@@ -23,5 +23,7 @@ pub(super) fn routes() -> OpenApiRouter {
 #[utoipa::path(get, path = "/utils/v1/ping", tag = "utils",
     responses((status = 200, description = "The token is valid.", body = Pong)))]
 async fn ping(_caller: Caller) -> ApiResult<Json<Pong>> {
-    Ok(Json(Pong { ping: "pong".into() }))
+    Ok(Json(Pong {
+        ping: "pong".into(),
+    }))
 }

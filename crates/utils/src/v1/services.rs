@@ -15,6 +15,9 @@ pub(super) fn routes() -> OpenApiRouter {
 /// successor, or `sunset`) and the path of its OpenAPI document.
 #[utoipa::path(get, path = "/utils/v1/services", tag = "utils",
     responses((status = 200, description = "The discovery document.", body = Catalog)))]
-async fn services(_caller: Caller, Extension(catalog): Extension<Catalog>) -> ApiResult<Json<Catalog>> {
+async fn services(
+    _caller: Caller,
+    Extension(catalog): Extension<Catalog>,
+) -> ApiResult<Json<Catalog>> {
     Ok(Json(catalog.as_of_now()))
 }
