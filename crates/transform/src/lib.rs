@@ -1,1 +1,112 @@
-//! The transform service.
+//! The transform service: workflows (ordered steps with branching) and the durable jobs that
+//! run them.
+//!
+//! - [`workflow`]: definitions, validation at save time, the definition hash;
+//! - [`Transform`]: the domain API (workflows, jobs, waiting) and the service state the HTTP
+//!   layer uses; [`Transform::start`] runs this node's workers;
+//! - [`engine`]: the queue (rows with leases), the step runner and completion notices;
+//! - [`actions`]: the [`actions::Action`] trait, its registry and the built-in actions;
+//! - [`v1`]: the HTTP layer of transform/v1.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use folio_silo::Silo;
+use folio_store::Store;
+use tokio::sync::{Notify, broadcast};
+use uuid::Uuid;
+
+pub mod actions;
+pub mod config;
+pub mod engine;
+mod envelopes;
+mod error;
+mod jobs;
+pub mod model;
+mod rows;
+pub mod v1;
+pub mod workflow;
+mod workflows;
+
+pub use config::TransformConfig;
+pub use error::{TransformError, TransformResult};
+
+/// The transform service's state and domain API; cheap to clone.
+#[derive(Clone)]
+pub struct Transform {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    silo: Silo,
+    registry: actions::Registry,
+    config: TransformConfig,
+    http: reqwest::Client,
+    /// Finished job ids, for `?wait`.
+    done: broadcast::Sender<Uuid>,
+    /// Wakes an idle worker.
+    wake: Notify,
+    /// Published definitions by (workspace, workflow, version): immutable, so never stale.
+    definitions: Mutex<HashMap<(Uuid, Uuid, i64), Arc<workflow::Definition>>>,
+}
+
+impl std::fmt::Debug for Transform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transform").finish_non_exhaustive()
+    }
+}
+
+impl Transform {
+    /// The service with the built-in actions.
+    pub fn new(store: Store, silo: Silo, config: TransformConfig) -> Self {
+        Self::with_registry(store, silo, config, actions::Registry::builtin())
+    }
+
+    /// The service with a chosen set of actions.
+    pub fn with_registry(
+        store: Store,
+        silo: Silo,
+        config: TransformConfig,
+        registry: actions::Registry,
+    ) -> Self {
+        let (done, _) = broadcast::channel(4096);
+        Transform {
+            inner: Arc::new(Inner {
+                store,
+                silo,
+                registry,
+                config,
+                http: reqwest::Client::new(),
+                done,
+                wake: Notify::new(),
+                definitions: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// The silo (envelopes).
+    pub fn silo(&self) -> &Silo {
+        &self.inner.silo
+    }
+
+    /// The actions.
+    pub fn registry(&self) -> &actions::Registry {
+        &self.inner.registry
+    }
+
+    /// The engine settings.
+    pub fn config(&self) -> &TransformConfig {
+        &self.inner.config
+    }
+
+    /// The HTTP client of webhooks.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.inner.http
+    }
+}

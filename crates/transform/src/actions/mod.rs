@@ -1,0 +1,204 @@
+//! Actions: what a step does. One [`Action`] trait, one [`Registry`], one file per action.
+//!
+//! Adding an action is one file with a type implementing [`Action`] and one line in
+//! [`Registry::builtin`]. An action checks its configuration at save time ([`Action::check`])
+//! and runs with a [`StepCx`] that says which job, step and attempt it is on, and carries a
+//! small JSON `state` kept across attempts and crashes (for idempotency keys, retry counters,
+//! wake-up times).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::Transform;
+use crate::config::TransformConfig;
+
+mod job_create;
+mod silo;
+mod sleep;
+mod webhook;
+
+pub use webhook::WebhookSchedule;
+
+/// The result of one run of a step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Done.
+    Ok(Report),
+    /// Nothing to do; counts as success.
+    Skip(Report),
+    /// A recoverable failure: the step is tried again after a delay (the action's hint, if
+    /// any, else the retry policy), until the policy gives up and it becomes `KO`.
+    Err(Report, Option<Duration>),
+    /// Failed for good.
+    Ko(Report),
+    /// Not done yet: run the step again at this time (the worker is free meanwhile).
+    Wait(DateTime<Utc>),
+}
+
+/// Code, message and args of an outcome, recorded in the step's event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// Machine-readable code.
+    pub code: Option<String>,
+    /// Human text.
+    pub message: Option<String>,
+    /// Extra values for the event.
+    pub args: BTreeMap<String, String>,
+}
+
+impl Report {
+    /// A report with a code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Report {
+            code: Some(code.into()),
+            message: Some(message.into()),
+            args: BTreeMap::new(),
+        }
+    }
+}
+
+impl Outcome {
+    /// `OK` with nothing to add.
+    pub fn ok() -> Self {
+        Outcome::Ok(Report::default())
+    }
+}
+
+/// What a running step can see and keep.
+pub struct StepCx<'a> {
+    /// The service handle (store, silo, registry...).
+    pub transform: &'a Transform,
+    /// Workspace of the job.
+    pub workspace_id: Uuid,
+    /// The job.
+    pub job_id: Uuid,
+    /// The job's key.
+    pub job_key: Option<String>,
+    /// The job's args.
+    pub args: BTreeMap<String, String>,
+    /// The envelope the job works on.
+    pub silo_entry_id: Option<Uuid>,
+    /// The step id.
+    pub step_id: &'a str,
+    /// The step's configuration (`null` when absent).
+    pub config: &'a Value,
+    /// This step run's intent id: stable across attempts and crashes, so a good idempotency key.
+    pub intent_id: Uuid,
+    /// 0 on the first attempt.
+    pub attempt: u32,
+    /// When the first attempt started.
+    pub first_run_at: DateTime<Utc>,
+    /// Faults recorded on the job so far.
+    pub faults: &'a [folio_api::Fault],
+    /// State kept across attempts; `null` at first.
+    pub state: &'a mut Value,
+}
+
+impl StepCx<'_> {
+    /// The envelope id, or a `KO` outcome saying the job has none.
+    pub fn envelope(&self) -> Result<Uuid, Outcome> {
+        self.silo_entry_id.ok_or_else(|| {
+            Outcome::Ko(Report::new(
+                "no-envelope",
+                "this step needs a job with an envelope (silo_entry_id)",
+            ))
+        })
+    }
+}
+
+/// A kind of step.
+#[async_trait::async_trait]
+pub trait Action: Send + Sync + 'static {
+    /// The name used in workflows (`silo.state`).
+    fn name(&self) -> &'static str;
+
+    /// Problems with a configuration, each as (dotted path inside `config`, message); an empty
+    /// path means the config as a whole.
+    fn check(&self, config: &Value) -> Vec<(String, String)>;
+
+    /// Runs the step once.
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome;
+
+    /// The delay before attempt `attempt + 1` after an `ERR`, or `None` to give up (`KO`).
+    /// `hint` is the action's own suggestion; `elapsed` runs from the first attempt.
+    fn retry_delay(
+        &self,
+        config: &TransformConfig,
+        attempt: u32,
+        elapsed: Duration,
+        hint: Option<Duration>,
+    ) -> Option<Duration> {
+        let _ = elapsed;
+        config.retry.delay(attempt).map(|d| hint.unwrap_or(d))
+    }
+}
+
+/// The actions a server knows, by name.
+#[derive(Clone, Default)]
+pub struct Registry {
+    actions: BTreeMap<&'static str, Arc<dyn Action>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every built-in action.
+    pub fn builtin() -> Self {
+        let mut r = Self::new();
+        r.add(sleep::Sleep);
+        r.add(webhook::WebhookSend);
+        r.add(job_create::JobCreate);
+        r.add(silo::SetState);
+        r.add(silo::SetFolder);
+        r.add(silo::Close);
+        r.add(silo::Modify);
+        r
+    }
+
+    /// Adds (or replaces) an action.
+    pub fn add(&mut self, action: impl Action) -> &mut Self {
+        self.actions.insert(action.name(), Arc::new(action));
+        self
+    }
+
+    /// The action of this name.
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Action>> {
+        self.actions.get(name).cloned()
+    }
+
+    /// Names of all actions.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.actions.keys().copied().collect()
+    }
+}
+
+/// Parses a config into `T`, turning serde's complaint into a (path, message) list.
+pub fn parse_config<T: DeserializeOwned>(config: &Value) -> Result<T, Vec<(String, String)>> {
+    let value = if config.is_null() {
+        Value::Object(Default::default())
+    } else {
+        config.clone()
+    };
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|err| {
+        let path = err.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        vec![(path, err.into_inner().to_string())]
+    })
+}
+
+/// `check` for actions with a typed config.
+pub fn check_config<T: DeserializeOwned>(config: &Value) -> Vec<(String, String)> {
+    if !(config.is_null() || config.is_object()) {
+        return vec![(String::new(), "must be an object".into())];
+    }
+    parse_config::<T>(config).err().unwrap_or_default()
+}

@@ -1,0 +1,229 @@
+//! The actions that change the job's envelope in the silo: `silo.state`, `silo.folder`,
+//! `silo.close` (sign with the workspace key) and `silo.modify` (RFC 7396 merge patch).
+//!
+//! All four are idempotent, so a step re-run after a crash does not apply its effect twice:
+//! `silo.state` records the intent id as the state's `src_id` and skips a state it already
+//! added; a folder set twice is the same folder; signing a signed envelope changes nothing;
+//! a merge patch applied twice gives the same document.
+
+use std::collections::BTreeMap;
+
+use folio_silo::{NewState, SiloError};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
+
+/// States an envelope can be given (WIRE.md).
+pub const STATES: [&str; 10] = [
+    "draft",
+    "processing",
+    "registered",
+    "completed",
+    "sent",
+    "received",
+    "error",
+    "rejected",
+    "paid",
+    "void",
+];
+
+/// The `src` of states set by workflows.
+const SRC: &str = "transform";
+
+fn outcome_of(e: SiloError) -> Outcome {
+    match e {
+        SiloError::Store(e) => Outcome::Err(Report::new("storage", e.to_string()), None),
+        SiloError::NotFound(what) => Outcome::Ko(Report::new("not-found", format!("{what} not found"))),
+        SiloError::Conflict(m) => Outcome::Ko(Report::new("conflict", m)),
+        other => Outcome::Ko(Report::new("invalid", other.to_string())),
+    }
+}
+
+fn done(entry_id: uuid::Uuid, code: &str, message: String) -> Outcome {
+    let mut report = Report::new(code, message);
+    report
+        .args
+        .insert("silo_entry_id".into(), entry_id.to_string());
+    Outcome::Ok(report)
+}
+
+#[derive(Debug, Deserialize)]
+struct StateConfig {
+    state: String,
+    #[serde(default)]
+    notes: Option<String>,
+    #[serde(default)]
+    meta: Option<BTreeMap<String, String>>,
+}
+
+/// `silo.state`: `{"state", "notes"?, "meta"?}`.
+pub struct SetState;
+
+#[async_trait::async_trait]
+impl Action for SetState {
+    fn name(&self) -> &'static str {
+        "silo.state"
+    }
+
+    fn check(&self, config: &Value) -> Vec<(String, String)> {
+        let mut errors = check_config::<StateConfig>(config);
+        if let Ok(c) = parse_config::<StateConfig>(config)
+            && !STATES.contains(&c.state.as_str())
+        {
+            errors.push(("state".into(), format!("must be one of {}", STATES.join(", "))));
+        }
+        errors
+    }
+
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
+        let config: StateConfig = match parse_config(cx.config) {
+            Ok(c) => c,
+            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+        };
+        let id = match cx.envelope() {
+            Ok(id) => id,
+            Err(o) => return o,
+        };
+        let silo = cx.transform.silo();
+        let src_id = cx.intent_id.to_string();
+        // a re-run after a crash finds the state it already added
+        match silo.states(cx.workspace_id, id).await {
+            Ok(states) => {
+                if states.iter().any(|s| s.src_id.as_deref() == Some(src_id.as_str())) {
+                    return done(id, "already-set", format!("state {} already set", config.state));
+                }
+            }
+            Err(e) => return outcome_of(e),
+        }
+        let new = NewState {
+            key: config.state.clone(),
+            notes: config.notes,
+            meta: config.meta,
+            src: Some(SRC.into()),
+            src_id: Some(src_id),
+        };
+        match silo.set_state(cx.workspace_id, id, new).await {
+            Ok(_) => done(id, "state", format!("state set to {}", config.state)),
+            Err(e) => outcome_of(e),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct FolderConfig {
+    folder: String,
+}
+
+/// `silo.folder`: `{"folder"}` (empty: no folder).
+pub struct SetFolder;
+
+#[async_trait::async_trait]
+impl Action for SetFolder {
+    fn name(&self) -> &'static str {
+        "silo.folder"
+    }
+
+    fn check(&self, config: &Value) -> Vec<(String, String)> {
+        check_config::<FolderConfig>(config)
+    }
+
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
+        let config: FolderConfig = match parse_config(cx.config) {
+            Ok(c) => c,
+            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+        };
+        let id = match cx.envelope() {
+            Ok(id) => id,
+            Err(o) => return o,
+        };
+        let folder = Some(config.folder.clone()).filter(|f| !f.is_empty());
+        match cx.transform.silo().set_folder(cx.workspace_id, id, folder).await {
+            Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),
+            Err(e) => outcome_of(e),
+        }
+    }
+}
+
+/// `silo.close`: signs the envelope with the workspace key (no config).
+pub struct Close;
+
+#[async_trait::async_trait]
+impl Action for Close {
+    fn name(&self) -> &'static str {
+        "silo.close"
+    }
+
+    fn check(&self, config: &Value) -> Vec<(String, String)> {
+        if config.is_null() || config.is_object() {
+            Vec::new()
+        } else {
+            vec![(String::new(), "must be an object".into())]
+        }
+    }
+
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
+        let id = match cx.envelope() {
+            Ok(id) => id,
+            Err(o) => return o,
+        };
+        match cx.transform.silo().sign(cx.workspace_id, id).await {
+            Ok(entry) => {
+                let mut o = done(id, "signed", "envelope signed".into());
+                if let Outcome::Ok(r) = &mut o {
+                    r.args.insert("version".into(), entry.version);
+                }
+                o
+            }
+            Err(e) => outcome_of(e),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ModifyConfig {
+    patch: Value,
+}
+
+/// `silo.modify`: `{"patch": <RFC 7396 merge patch of the document>}`; refused (`KO`) on a
+/// signed envelope.
+pub struct Modify;
+
+#[async_trait::async_trait]
+impl Action for Modify {
+    fn name(&self) -> &'static str {
+        "silo.modify"
+    }
+
+    fn check(&self, config: &Value) -> Vec<(String, String)> {
+        let mut errors = check_config::<ModifyConfig>(config);
+        if let Ok(c) = parse_config::<ModifyConfig>(config)
+            && !c.patch.is_object()
+        {
+            errors.push(("patch".into(), "must be an object (a merge patch)".into()));
+        }
+        errors
+    }
+
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
+        let config: ModifyConfig = match parse_config(cx.config) {
+            Ok(c) => c,
+            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+        };
+        let id = match cx.envelope() {
+            Ok(id) => id,
+            Err(o) => return o,
+        };
+        match cx.transform.silo().modify(cx.workspace_id, id, &config.patch).await {
+            Ok(entry) => {
+                let mut o = done(id, "modified", "document modified".into());
+                if let Outcome::Ok(r) = &mut o {
+                    r.args.insert("version".into(), entry.version);
+                    r.args.insert("digest".into(), entry.digest);
+                }
+                o
+            }
+            Err(e) => outcome_of(e),
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! `webhook.send`: POST the job's summary to a URL, retrying on the WIRE schedule.
+//!
+//! Config: `{"url", "token"?, "headers"?: {name: value}, "event"?}`. Only `200` and `204` are
+//! success. Otherwise the step is `ERR` and tried again after 5 s, 10 s, 20 s ... doubling up to
+//! 1,280 s, then every 30 minutes until 12 hours have passed since the first attempt, then `KO`.
+//! A JSON reply `{"retry_in": <seconds>}` sets the next delay, at most 32 times per step.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
+use crate::config::TransformConfig;
+
+/// The retry schedule of webhooks; `scale` multiplies every duration (tests compress it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WebhookSchedule {
+    /// First delay, seconds.
+    pub first_s: f64,
+    /// Doubling stops at this delay, seconds.
+    pub max_backoff_s: f64,
+    /// After the doubling, retry this often, seconds.
+    pub then_every_s: f64,
+    /// Give up (`KO`) once this long has passed since the first attempt, seconds.
+    pub give_up_after_s: f64,
+    /// How many times a receiver's `retry_in` is honoured per step.
+    pub max_retry_in: u32,
+    /// Multiplies every duration above and every `retry_in`.
+    pub scale: f64,
+}
+
+impl Default for WebhookSchedule {
+    fn default() -> Self {
+        WebhookSchedule {
+            first_s: 5.0,
+            max_backoff_s: 1_280.0,
+            then_every_s: 1_800.0,
+            give_up_after_s: 12.0 * 3_600.0,
+            max_retry_in: 32,
+            scale: 1.0,
+        }
+    }
+}
+
+impl WebhookSchedule {
+    fn secs(&self, s: f64) -> Duration {
+        Duration::from_secs_f64((s * self.scale).max(0.0))
+    }
+
+    /// The delay after failed attempt `attempt` (0-based) when `elapsed` has passed since the
+    /// first attempt, or `None` to give up. `hint` (a receiver's `retry_in`, unscaled seconds)
+    /// replaces the computed delay.
+    pub fn delay(&self, attempt: u32, elapsed: Duration, hint: Option<Duration>) -> Option<Duration> {
+        if elapsed >= self.secs(self.give_up_after_s) {
+            return None;
+        }
+        if let Some(hint) = hint {
+            return Some(self.secs(hint.as_secs_f64()));
+        }
+        let doubled = self.first_s * 2f64.powi(attempt.min(40) as i32);
+        Some(if doubled <= self.max_backoff_s {
+            self.secs(doubled)
+        } else {
+            self.secs(self.then_every_s)
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Config {
+    url: String,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default)]
+    event: Option<String>,
+}
+
+/// `webhook.send`.
+pub struct WebhookSend;
+
+#[async_trait::async_trait]
+impl Action for WebhookSend {
+    fn name(&self) -> &'static str {
+        "webhook.send"
+    }
+
+    fn check(&self, config: &Value) -> Vec<(String, String)> {
+        let mut errors = check_config::<Config>(config);
+        if errors.is_empty()
+            && let Ok(c) = parse_config::<Config>(config)
+        {
+            if !(c.url.starts_with("http://") || c.url.starts_with("https://")) {
+                errors.push(("url".into(), "must be an http:// or https:// URL".into()));
+            }
+            for name in c.headers.keys() {
+                if http::HeaderName::from_bytes(name.as_bytes()).is_err() {
+                    errors.push((format!("headers.{name}"), "not a valid header name".into()));
+                }
+            }
+        }
+        errors
+    }
+
+    async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
+        let config: Config = match parse_config(cx.config) {
+            Ok(c) => c,
+            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+        };
+        let body = json!({
+            "id": cx.intent_id.to_string(),
+            "event": config.event.clone().unwrap_or_else(|| "transform.job".into()),
+            "transform_job_id": cx.job_id.to_string(),
+            "silo_entry_id": cx.silo_entry_id.map(|id| id.to_string()).unwrap_or_default(),
+            "owner_id": cx.workspace_id.to_string(),
+            "key": cx.job_key.clone().unwrap_or_default(),
+            "args": cx.args,
+            "faults": cx.faults,
+        });
+        let mut request = cx
+            .transform
+            .http()
+            .post(&config.url)
+            .timeout(Duration::from_millis(cx.transform.config().webhook_timeout_ms))
+            .json(&body);
+        if let Some(token) = config.token.as_deref() {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in &config.headers {
+            request = request.header(name, value);
+        }
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                return Outcome::Err(
+                    Report::new("unreachable", format!("webhook request failed: {e}")),
+                    None,
+                );
+            }
+        };
+        let status = response.status().as_u16();
+        let mut report = Report::new(status.to_string(), format!("receiver answered {status}"));
+        report.args.insert("status".into(), status.to_string());
+        if status == 200 || status == 204 {
+            return Outcome::Ok(report);
+        }
+        let retry_in = response
+            .json::<Value>()
+            .await
+            .ok()
+            .and_then(|v| v.get("retry_in").and_then(Value::as_f64))
+            .filter(|s| *s >= 0.0);
+        let used = cx.state.get("retry_in_used").and_then(Value::as_u64).unwrap_or(0);
+        let hint = match retry_in {
+            Some(s) if used < u64::from(cx.transform.config().webhook.max_retry_in) => {
+                set_used(cx.state, used + 1);
+                report.args.insert("retry_in".into(), s.to_string());
+                Some(Duration::from_secs_f64(s))
+            }
+            _ => None,
+        };
+        Outcome::Err(report, hint)
+    }
+
+    fn retry_delay(
+        &self,
+        config: &TransformConfig,
+        attempt: u32,
+        elapsed: Duration,
+        hint: Option<Duration>,
+    ) -> Option<Duration> {
+        config.webhook.delay(attempt, elapsed, hint)
+    }
+}
+
+fn set_used(state: &mut Value, used: u64) {
+    if !state.is_object() {
+        *state = json!({});
+    }
+    state["retry_in_used"] = json!(used);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_schedule() {
+        let s = WebhookSchedule::default();
+        let zero = Duration::ZERO;
+        let delays: Vec<u64> = (0..11)
+            .map(|a| s.delay(a, zero, None).unwrap().as_secs())
+            .collect();
+        assert_eq!(
+            delays,
+            vec![5, 10, 20, 40, 80, 160, 320, 640, 1280, 1800, 1800]
+        );
+        assert_eq!(s.delay(3, Duration::from_secs(12 * 3600), None), None);
+        assert_eq!(
+            s.delay(0, zero, Some(Duration::from_secs(7))),
+            Some(Duration::from_secs(7))
+        );
+        let fast = WebhookSchedule {
+            scale: 0.001,
+            ..s
+        };
+        assert_eq!(fast.delay(0, zero, None), Some(Duration::from_millis(5)));
+    }
+}

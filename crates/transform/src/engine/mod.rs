@@ -1,0 +1,121 @@
+//! The engine: workers that claim ready jobs and run them, and the completion notices that
+//! `?wait` listens to.
+//!
+//! Each worker loops: claim one ready job (with a lease), run it step by step until it ends,
+//! must wait (a retry delay, a `sleep`), or the node shuts down; then claim the next. Idle
+//! workers sleep until a job is created on this node, a PostgreSQL `NOTIFY` says one was
+//! created elsewhere, or the poll interval passes (which also picks up expired leases and due
+//! retries). On shutdown a worker finishes its current step (within the grace period), saves
+//! it, and releases the job so another node (or the next start) continues it.
+
+use std::time::Duration;
+
+use sqlx::postgres::PgListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use crate::Transform;
+
+mod queue;
+pub mod runner;
+
+/// PostgreSQL channel announcing finished jobs (payload: the job id).
+pub const DONE_CHANNEL: &str = "folio_transform_done";
+/// PostgreSQL channel announcing new ready jobs.
+pub const READY_CHANNEL: &str = "folio_transform_ready";
+
+impl Transform {
+    /// Starts this node's workers (and, on PostgreSQL, the listener for other nodes' notices).
+    /// The returned task ends once every worker has stopped after `shutdown` is cancelled,
+    /// with its lease finished or released.
+    pub fn start(&self, shutdown: CancellationToken) -> JoinHandle<()> {
+        let mut tasks = Vec::new();
+        for n in 0..self.config().workers {
+            tasks.push(tokio::spawn(worker(self.clone(), shutdown.clone(), n)));
+        }
+        let listener = (self.store().backend() == folio_store::Backend::Postgres)
+            .then(|| tokio::spawn(listen(self.clone(), shutdown.clone())));
+        tokio::spawn(async move {
+            for task in tasks {
+                let _ = task.await;
+            }
+            if let Some(l) = listener {
+                l.abort();
+            }
+        })
+    }
+
+    /// Tells local waiters that a job finished.
+    pub(crate) fn announce_done(&self, id: Uuid) {
+        let _ = self.inner.done.send(id);
+    }
+}
+
+async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
+    tracing::debug!(worker = n, "transform worker started");
+    let poll = Duration::from_millis(t.config().poll_ms.max(10));
+    while !shutdown.is_cancelled() {
+        match queue::claim(t.store(), t.config().lease_ms).await {
+            Ok(Some(job)) => {
+                // more may be ready: let another idle worker look too
+                t.inner.wake.notify_one();
+                runner::run(&t, job, &shutdown).await;
+            }
+            Ok(None) => {
+                tokio::select! {
+                    _ = t.inner.wake.notified() => {}
+                    _ = tokio::time::sleep(poll) => {}
+                    _ = shutdown.cancelled() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(worker = n, error = %e, "claiming a job failed");
+                tokio::select! {
+                    _ = tokio::time::sleep(poll) => {}
+                    _ = shutdown.cancelled() => {}
+                }
+            }
+        }
+    }
+    tracing::debug!(worker = n, "transform worker stopped");
+}
+
+/// Forwards other nodes' notices: finished jobs to waiters, new jobs to workers.
+async fn listen(t: Transform, shutdown: CancellationToken) {
+    loop {
+        let connected = async {
+            let mut l = PgListener::connect(t.store().database_url()).await?;
+            l.listen_all([DONE_CHANNEL, READY_CHANNEL]).await?;
+            Ok::<_, sqlx::Error>(l)
+        }
+        .await;
+        let mut listener = match connected {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot LISTEN for job notices; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
+                    _ = shutdown.cancelled() => return,
+                }
+            }
+        };
+        loop {
+            tokio::select! {
+                got = listener.recv() => match got {
+                    Ok(n) if n.channel() == DONE_CHANNEL => {
+                        if let Ok(id) = Uuid::parse_str(n.payload()) {
+                            t.announce_done(id);
+                        }
+                    }
+                    Ok(_) => t.inner.wake.notify_one(),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "job notice listener failed; reconnecting");
+                        break;
+                    }
+                },
+                _ = shutdown.cancelled() => return,
+            }
+        }
+    }
+}

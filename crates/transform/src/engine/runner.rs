@@ -1,0 +1,324 @@
+//! Running a claimed job step by step: each step run is an intent with events, saved with the
+//! job's new position in one transaction, so a crash resumes at the step it was on.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use folio_api::Fault;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::queue::{self, Claimed, Then};
+use crate::Transform;
+use crate::actions::{Outcome, Report, StepCx};
+use crate::error::TransformResult;
+use crate::model::{Event, Intent, status};
+use crate::workflow::{Definition, Phase, Step, matches};
+
+/// Where routing sends a job after a finished step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// Run this step next.
+    Goto(Phase, String),
+    /// The job ends.
+    End,
+}
+
+/// Decides what follows a step that ended with `status` (`OK`, `SKIP` or `KO`) and `code`.
+pub fn route(def: &Definition, phase: Phase, step: &Step, status: &str, code: Option<&str>) -> Route {
+    let goto = |id: &str| Route::Goto(def.phase_of(id).unwrap_or(phase), id.to_string());
+    let carry_on = || match def.successor(&step.id) {
+        Some(next) => goto(&next.id),
+        None => Route::End,
+    };
+    if let Some(rule) = step.next.iter().find(|n| matches(n, status, code)) {
+        if rule.stop {
+            return Route::End;
+        }
+        if let Some(target) = rule.step_id.as_deref() {
+            return goto(target);
+        }
+        if let Some(first) = rule.steps.first() {
+            return goto(&first.id);
+        }
+        // a rule with nowhere to go handles the outcome: carry on
+        return carry_on();
+    }
+    if status == status::KO {
+        return match (phase, def.first(Phase::Rescue)) {
+            (Phase::Main, Some(first)) => Route::Goto(Phase::Rescue, first.id.clone()),
+            _ => Route::End,
+        };
+    }
+    carry_on()
+}
+
+/// How a run of a claimed job ended.
+enum Stop {
+    /// Finished, waiting for a retry, or handed back: the worker is free.
+    Free,
+}
+
+/// Runs a claimed job until it completes, must wait, loses its lease or the node shuts down.
+pub async fn run(t: &Transform, mut job: Claimed, shutdown: &CancellationToken) {
+    let id = job.id;
+    match run_inner(t, &mut job, shutdown).await {
+        Ok(Stop::Free) => {}
+        Err(e) => {
+            tracing::error!(job = %id, error = %e, "job run failed; releasing it for a later try");
+            let later = folio_store::now() + chrono::Duration::milliseconds(t.config().poll_ms as i64);
+            if let Err(e) = queue::release(t.store(), &job, later).await {
+                tracing::error!(job = %id, error = %e, "could not release the job");
+            }
+        }
+    }
+}
+
+async fn run_inner(
+    t: &Transform,
+    job: &mut Claimed,
+    shutdown: &CancellationToken,
+) -> TransformResult<Stop> {
+    let def = t
+        .definition(job.workspace_id, job.workflow_id, job.workflow_version)
+        .await?;
+    let lease_ms = t.config().lease_ms;
+    loop {
+        let Some(step) = def.step(&job.step_id).cloned() else {
+            // cannot happen with a validated, immutable version; end the job rather than spin
+            let intent = new_intent(job, &job.step_id.clone(), "unknown", "unknown");
+            return finish_ko(t, job, intent, "unknown-step", "the job's step is not in its workflow").await;
+        };
+        let mut intent = match queue::load_intent(t.store(), job).await? {
+            Some(intent) => intent,
+            None => new_intent(
+                job,
+                &step.id,
+                step.name.as_deref().unwrap_or(&step.action),
+                &step.action,
+            ),
+        };
+        if intent.events.last().map(|e| e.status.as_str()) != Some(status::RUN) {
+            push(&mut intent, status::RUN, &Report::default());
+        }
+        let Some(action) = t.registry().get(&step.action) else {
+            return finish_ko(t, job, intent, "unknown-action", "this server has no such action").await;
+        };
+        let config = step.config.clone().unwrap_or(Value::Null);
+        let mut state = job.step_state.clone();
+        let outcome = {
+            let mut cx = StepCx {
+                transform: t,
+                workspace_id: job.workspace_id,
+                job_id: job.id,
+                job_key: job.key.clone(),
+                args: job.args.clone(),
+                silo_entry_id: job.silo_entry_id,
+                step_id: &step.id,
+                config: &config,
+                intent_id: intent.id,
+                attempt: job.attempt,
+                first_run_at: intent.created_at,
+                faults: &job.faults,
+                state: &mut state,
+            };
+            let fut = action.run(&mut cx);
+            match guarded(t, job, fut, shutdown, lease_ms).await? {
+                Some(outcome) => outcome,
+                None => return Ok(Stop::Free),
+            }
+        };
+        let now = folio_store::now();
+        let (status_word, report) = match outcome {
+            Outcome::Wait(until) => {
+                let then = Then::Again {
+                    ready_at: until,
+                    attempt: job.attempt,
+                    state,
+                };
+                queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await?;
+                return Ok(Stop::Free);
+            }
+            Outcome::Err(report, hint) => {
+                let elapsed = (now - intent.created_at).to_std().unwrap_or_default();
+                match action.retry_delay(t.config(), job.attempt, elapsed, hint) {
+                    Some(delay) => {
+                        push(&mut intent, status::ERR, &report);
+                        let then = Then::Again {
+                            ready_at: now + chrono::Duration::from_std(delay).unwrap_or_default(),
+                            attempt: job.attempt + 1,
+                            state,
+                        };
+                        queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await?;
+                        return Ok(Stop::Free);
+                    }
+                    None => {
+                        push(&mut intent, status::ERR, &report);
+                        (status::KO, Report::new(
+                            report.code.clone().unwrap_or_else(|| "retries-exhausted".into()),
+                            format!(
+                                "gave up after {} attempts: {}",
+                                job.attempt + 1,
+                                report.message.clone().unwrap_or_default()
+                            ),
+                        ))
+                    }
+                }
+            }
+            Outcome::Ok(r) => (status::OK, r),
+            Outcome::Skip(r) => (status::SKIP, r),
+            Outcome::Ko(r) => (status::KO, r),
+        };
+        push(&mut intent, status_word, &report);
+        intent.completed = true;
+        if status_word == status::KO {
+            job.faults.push(Fault {
+                provider: step.action.clone(),
+                code: report.code.clone().unwrap_or_else(|| "ko".into()),
+                message: report.message.clone().unwrap_or_else(|| "the step failed".into()),
+                paths: Vec::new(),
+            });
+        }
+        let then = match route(&def, job.phase, &step, status_word, report.code.as_deref()) {
+            Route::Goto(phase, step_id) => Then::Step {
+                phase,
+                step_id,
+                intent_id: Uuid::now_v7(),
+                release: shutdown.is_cancelled(),
+            },
+            Route::End => {
+                let final_status = if job.phase == Phase::Rescue || status_word == status::KO {
+                    if job.phase == Phase::Rescue && status_word != status::KO {
+                        // the last event of the last intent must say the job failed
+                        push(
+                            &mut intent,
+                            status::KO,
+                            &Report::new("rescued", "rescue steps ran; the job failed"),
+                        );
+                    }
+                    status::KO
+                } else {
+                    status::OK
+                };
+                Then::Done { status: final_status }
+            }
+        };
+        if !queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await? {
+            tracing::warn!(job = %job.id, "lease lost; another worker has the job");
+            return Ok(Stop::Free);
+        }
+        match then {
+            Then::Done { .. } => {
+                t.announce_done(job.id);
+                return Ok(Stop::Free);
+            }
+            Then::Step {
+                phase,
+                step_id,
+                intent_id,
+                release,
+            } => {
+                if release {
+                    return Ok(Stop::Free);
+                }
+                job.phase = phase;
+                job.step_id = step_id;
+                job.intent_id = intent_id;
+                job.intent_seq += 1;
+                job.attempt = 0;
+                job.step_state = Value::Null;
+            }
+            Then::Again { .. } => return Ok(Stop::Free),
+        }
+    }
+}
+
+/// Runs an action future while renewing the lease. `None` when the lease was lost or the node
+/// is shutting down and the grace period ran out (the job was released then).
+async fn guarded<F: std::future::Future<Output = Outcome>>(
+    t: &Transform,
+    job: &Claimed,
+    fut: F,
+    shutdown: &CancellationToken,
+    lease_ms: u64,
+) -> TransformResult<Option<Outcome>> {
+    tokio::pin!(fut);
+    let mut renew = tokio::time::interval(Duration::from_millis((lease_ms / 3).max(50)));
+    renew.tick().await;
+    let grace = Duration::from_millis(t.config().shutdown_grace_ms);
+    let deadline = async {
+        shutdown.cancelled().await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            outcome = &mut fut => return Ok(Some(outcome)),
+            _ = renew.tick() => {
+                if !queue::renew(t.store(), job, lease_ms).await? {
+                    tracing::warn!(job = %job.id, "lease lost while a step ran");
+                    return Ok(None);
+                }
+            }
+            _ = &mut deadline => {
+                tracing::info!(job = %job.id, "shutting down: releasing the job mid-step");
+                queue::release(t.store(), job, folio_store::now()).await?;
+                return Ok(None);
+            }
+        }
+    }
+}
+
+async fn finish_ko(
+    t: &Transform,
+    job: &mut Claimed,
+    mut intent: Intent,
+    code: &str,
+    message: &str,
+) -> TransformResult<Stop> {
+    push(&mut intent, status::KO, &Report::new(code, message));
+    intent.completed = true;
+    job.faults.push(Fault {
+        provider: "transform".into(),
+        code: code.into(),
+        message: message.into(),
+        paths: Vec::new(),
+    });
+    let then = Then::Done { status: status::KO };
+    if queue::save(t.store(), job, &intent, &job.faults, &then, t.config().lease_ms).await? {
+        t.announce_done(job.id);
+    }
+    Ok(Stop::Free)
+}
+
+fn new_intent(job: &Claimed, step_id: &str, name: &str, provider: &str) -> Intent {
+    let now = folio_store::now();
+    Intent {
+        id: job.intent_id,
+        created_at: now,
+        updated_at: now,
+        step_id: step_id.to_string(),
+        name: name.to_string(),
+        provider: provider.to_string(),
+        completed: false,
+        events: Vec::new(),
+    }
+}
+
+fn push(intent: &mut Intent, status: &str, report: &Report) {
+    let at: DateTime<Utc> = folio_store::now();
+    intent.events.push(Event {
+        index: intent.events.len() as i64,
+        status: status.to_string(),
+        at,
+        code: report.code.clone(),
+        message: report.message.clone(),
+        args: report.args.clone(),
+        silo_entry_id: report
+            .args
+            .get("silo_entry_id")
+            .and_then(|s| Uuid::parse_str(s).ok()),
+    });
+    intent.updated_at = at;
+}

@@ -1,0 +1,65 @@
+//! What jobs need from the silo when they are created.
+
+use folio_silo::{NewEnvelope, SiloError};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::Transform;
+use crate::error::{TransformError, TransformResult};
+
+impl Transform {
+    /// 422 unless the envelope exists in the workspace.
+    pub(crate) async fn check_envelope(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<()> {
+        match self.silo().get(workspace_id, id).await {
+            Ok(_) => Ok(()),
+            Err(SiloError::NotFound(_)) => Err(TransformError::invalid(
+                "silo_entry_id",
+                "no such envelope in this workspace",
+            )),
+            Err(e) => Err(silo_error("silo_entry_id", e)),
+        }
+    }
+
+    /// Stores a job's `data` (a document or an envelope) in the silo; returns its id.
+    pub(crate) async fn store_document(
+        &self,
+        workspace_id: Uuid,
+        data: Value,
+    ) -> TransformResult<Uuid> {
+        let new = NewEnvelope {
+            data: data.to_string(),
+            ..NewEnvelope::default()
+        };
+        let entry = self
+            .silo()
+            .create(workspace_id, new)
+            .await
+            .map_err(|e| silo_error("data", e))?;
+        Ok(entry.id)
+    }
+}
+
+/// A silo refusal as a transform error, its fields under `prefix`.
+pub(crate) fn silo_error(prefix: &str, e: SiloError) -> TransformError {
+    match e {
+        SiloError::NotFound(what) => TransformError::NotFound(what),
+        SiloError::Conflict(m) => TransformError::Conflict(m),
+        SiloError::Invalid(fields) => TransformError::Invalid(
+            fields
+                .into_iter()
+                .map(|(p, m)| {
+                    let p = p.strip_prefix("data").unwrap_or(&p).trim_start_matches('.');
+                    (
+                        if p.is_empty() { prefix.to_string() } else { format!("{prefix}.{p}") },
+                        m,
+                    )
+                })
+                .collect(),
+        ),
+        SiloError::Faults { message, .. } => TransformError::invalid(prefix, message),
+        SiloError::Limit(m) | SiloError::TooLarge(m) => TransformError::invalid(prefix, m),
+        SiloError::Store(e) => TransformError::Store(e),
+        #[allow(unreachable_patterns)]
+        other => TransformError::Internal(other.to_string()),
+    }
+}

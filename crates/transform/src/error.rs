@@ -1,0 +1,69 @@
+//! The transform domain's error type and its mapping to the API error.
+
+use folio_api::ApiError;
+use folio_store::StoreError;
+
+/// What can go wrong in the transform domain.
+#[derive(Debug, thiserror::Error)]
+pub enum TransformError {
+    /// Unknown (or another workspace's) workflow or job.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// An id or key reused with different content.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// Invalid input, with field errors (dotted path, message).
+    #[error("invalid: {0:?}")]
+    Invalid(Vec<(String, String)>),
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Something that should not happen.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+/// Result of domain calls.
+pub type TransformResult<T> = Result<T, TransformError>;
+
+impl TransformError {
+    /// One invalid field.
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
+        TransformError::Invalid(vec![(path.into(), message.into())])
+    }
+}
+
+impl From<sqlx::Error> for TransformError {
+    fn from(e: sqlx::Error) -> Self {
+        TransformError::Store(StoreError::from(e))
+    }
+}
+
+impl From<serde_json::Error> for TransformError {
+    fn from(e: serde_json::Error) -> Self {
+        TransformError::Internal(format!("stored JSON: {e}"))
+    }
+}
+
+impl From<TransformError> for ApiError {
+    fn from(err: TransformError) -> Self {
+        match err {
+            TransformError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
+            TransformError::Conflict(what) => ApiError::conflict(what),
+            TransformError::Invalid(fields) => {
+                let message = fields
+                    .iter()
+                    .map(|(p, m)| format!("{p}: {m}"))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let mut e = ApiError::validation(message);
+                for (path, msg) in fields {
+                    e = e.with_field(&path, msg);
+                }
+                e
+            }
+            TransformError::Store(e) => ApiError::from(e),
+            TransformError::Internal(e) => ApiError::internal(e),
+        }
+    }
+}

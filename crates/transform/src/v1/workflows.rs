@@ -1,0 +1,366 @@
+//! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
+
+use axum::{Extension, Json as AxumJson};
+use folio_api::{ApiError, ApiResult, Caller, Ctx, Json, Path, Query, page, time};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::Transform;
+use crate::model::{SaveWorkflow, Workflow, WorkflowVersion};
+use crate::workflow::{Definition, Next, Step};
+
+/// A step of a workflow.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StepV1 {
+    /// Unique in the workflow; generated when left out.
+    #[serde(default)]
+    pub id: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The action: `silo.state`, `silo.folder`, `silo.close`, `silo.modify`, `webhook.send`,
+    /// `transform.job.create`, `sleep`.
+    #[serde(default)]
+    pub action: String,
+    /// The action's configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub config: Option<Value>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Routing after the step; the first matching rule wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Vec<NextV1>>,
+}
+
+/// A routing rule after a step.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NextV1 {
+    /// `OK`, `SKIP`, `KO` or `TIMEOUT`; empty matches any outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Only match this outcome code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Steps to run; then the job carries on after the step that matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(no_recursion)]
+    pub steps: Option<Vec<StepV1>>,
+    /// Jump to this step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+    /// End the job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<bool>,
+}
+
+/// The body of `PUT` and `PATCH`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct WorkflowIn {
+    /// Name (required).
+    #[serde(default)]
+    pub name: String,
+    /// Description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Document type the workflow is for (`bill/invoice`).
+    #[serde(default)]
+    pub schema: Option<String>,
+    /// Country code.
+    #[serde(default)]
+    pub country: Option<String>,
+    /// Save without publishing a version.
+    #[serde(default)]
+    pub draft: Option<bool>,
+    /// Refuse new jobs.
+    #[serde(default)]
+    pub disabled: Option<bool>,
+    /// The main flow (at least one step).
+    #[serde(default)]
+    pub steps: Vec<StepV1>,
+    /// Steps run when a step fails and no `next` rule handles it.
+    #[serde(default)]
+    pub rescue: Option<Vec<StepV1>>,
+}
+
+/// A published version.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VersionV1 {
+    /// Version number, as a string.
+    pub version: String,
+    /// Short sha256 of its definition.
+    pub hash: String,
+    /// Name when published.
+    pub name: String,
+    /// When published.
+    pub created_at: String,
+}
+
+/// A workflow.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct WorkflowOut {
+    /// Id.
+    pub id: Uuid,
+    /// Created.
+    pub created_at: String,
+    /// Last saved.
+    pub updated_at: String,
+    /// Name.
+    pub name: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Document type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Country code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// The definition shown is an unpublished draft.
+    pub draft: bool,
+    /// New jobs are refused.
+    pub disabled: bool,
+    /// Latest published version (`"0"` when never published); new jobs run it.
+    pub version: String,
+    /// Short sha256 of the definition shown.
+    pub hash: String,
+    /// Main flow.
+    pub steps: Vec<StepV1>,
+    /// Rescue flow.
+    pub rescue: Vec<StepV1>,
+    /// Published versions, oldest first (on fetch by id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<VersionV1>>,
+}
+
+/// A page of workflows, newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct WorkflowList {
+    /// The workflows.
+    pub list: Vec<WorkflowOut>,
+    /// Page size.
+    pub limit: i64,
+    /// Workflows created at or before this time were listed.
+    pub created_at: String,
+    /// Send back as `created_at` for the next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_created_at: Option<String>,
+    /// The schema filter, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+}
+
+/// Query of the workflow list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page size (default 20, at most 100).
+    limit: Option<i64>,
+    /// List workflows created at or before this time.
+    created_at: Option<String>,
+    /// Only workflows for this document type.
+    schema: Option<String>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new()
+        .routes(routes!(create, update, fetch))
+        .routes(routes!(list))
+}
+
+/// Create a workflow.
+///
+/// Publishes version 1 unless `draft` is true. Repeating the same body returns the workflow;
+/// a different body with the same id is 409. Unknown actions, `step_id`s that point nowhere,
+/// loops and bad action configs are 422 with `fields`.
+#[utoipa::path(put, path = "/transform/v1/workflows/{id}", tag = "workflows",
+    params(("id" = Uuid, Path, description = "Workflow id")),
+    request_body = WorkflowIn,
+    responses((status = 200, description = "The workflow.", body = WorkflowOut),
+        (status = 409, description = "Another workflow has this id.", body = folio_api::ErrorBody),
+        (status = 422, description = "Invalid workflow.", body = folio_api::ErrorBody)))]
+async fn create(
+    caller: Caller,
+    Extension(ctx): Extension<Ctx>,
+    Extension(t): Extension<Transform>,
+    Path(id): Path<Uuid>,
+    Json(body): Json<WorkflowIn>,
+) -> ApiResult<AxumJson<WorkflowOut>> {
+    let save = save_of(body, false);
+    let (wf, _) = t
+        .create_workflow(caller.workspace_id, id, save, ctx.limits().workflow_steps)
+        .await?;
+    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    Ok(AxumJson(out(wf, Some(versions))))
+}
+
+/// Update a workflow.
+///
+/// Clients send the whole workflow (`name` and `steps`). Unless `draft` is true, a changed
+/// definition is published as a new version; jobs already created keep their version.
+/// `disabled` left out keeps its current value.
+#[utoipa::path(patch, path = "/transform/v1/workflows/{id}", tag = "workflows",
+    params(("id" = Uuid, Path, description = "Workflow id")),
+    request_body = WorkflowIn,
+    responses((status = 200, description = "The workflow.", body = WorkflowOut),
+        (status = 404, description = "No such workflow.", body = folio_api::ErrorBody),
+        (status = 422, description = "Invalid workflow.", body = folio_api::ErrorBody)))]
+async fn update(
+    caller: Caller,
+    Extension(ctx): Extension<Ctx>,
+    Extension(t): Extension<Transform>,
+    Path(id): Path<Uuid>,
+    Json(body): Json<WorkflowIn>,
+) -> ApiResult<AxumJson<WorkflowOut>> {
+    let keep_disabled = match body.disabled {
+        Some(_) => false,
+        None => t.workflow(caller.workspace_id, id).await?.disabled,
+    };
+    let save = save_of(body, keep_disabled);
+    let wf = t
+        .update_workflow(caller.workspace_id, id, save, ctx.limits().workflow_steps)
+        .await?;
+    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    Ok(AxumJson(out(wf, Some(versions))))
+}
+
+/// Fetch a workflow.
+///
+/// With its published versions.
+#[utoipa::path(get, path = "/transform/v1/workflows/{id}", tag = "workflows",
+    params(("id" = Uuid, Path, description = "Workflow id")),
+    responses((status = 200, description = "The workflow.", body = WorkflowOut),
+        (status = 404, description = "No such workflow.", body = folio_api::ErrorBody)))]
+async fn fetch(
+    caller: Caller,
+    Extension(t): Extension<Transform>,
+    Path(id): Path<Uuid>,
+) -> ApiResult<AxumJson<WorkflowOut>> {
+    let wf = t.workflow(caller.workspace_id, id).await?;
+    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    Ok(AxumJson(out(wf, Some(versions))))
+}
+
+/// List workflows.
+///
+/// Newest first. Page by sending `next_created_at` back as `created_at`.
+#[utoipa::path(get, path = "/transform/v1/workflows", tag = "workflows", params(ListQuery),
+    responses((status = 200, description = "A page of workflows.", body = WorkflowList),
+        (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
+async fn list(
+    caller: Caller,
+    Extension(t): Extension<Transform>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<AxumJson<WorkflowList>> {
+    let limit = page::limit(q.limit)?;
+    let created_at = match q.created_at.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => Some(time::parse(s).ok_or_else(|| {
+            ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")
+        })?),
+        None => None,
+    };
+    let schema = q.schema.filter(|s| !s.is_empty());
+    let page = t
+        .list_workflows(caller.workspace_id, created_at, schema.as_deref(), limit)
+        .await?;
+    Ok(AxumJson(WorkflowList {
+        list: page.items.into_iter().map(|w| out(w, None)).collect(),
+        limit,
+        created_at: time::format(&created_at.unwrap_or_else(time::now)),
+        next_created_at: page.next.map(|(t, _)| time::format(&t)),
+        schema,
+    }))
+}
+
+fn save_of(body: WorkflowIn, keep_disabled: bool) -> SaveWorkflow {
+    SaveWorkflow {
+        definition: Definition {
+            name: body.name,
+            description: body.description,
+            schema: body.schema,
+            country: body.country,
+            steps: body.steps.into_iter().map(step_in).collect(),
+            rescue: body.rescue.unwrap_or_default().into_iter().map(step_in).collect(),
+        },
+        draft: body.draft.unwrap_or(false),
+        disabled: body.disabled.unwrap_or(keep_disabled),
+    }
+}
+
+fn step_in(s: StepV1) -> Step {
+    Step {
+        id: s.id,
+        name: s.name,
+        action: s.action,
+        config: s.config,
+        notes: s.notes,
+        next: s
+            .next
+            .unwrap_or_default()
+            .into_iter()
+            .map(|n| Next {
+                status: n.status,
+                code: n.code,
+                steps: n.steps.unwrap_or_default().into_iter().map(step_in).collect(),
+                step_id: n.step_id,
+                stop: n.stop.unwrap_or(false),
+            })
+            .collect(),
+    }
+}
+
+fn step_out(s: Step) -> StepV1 {
+    StepV1 {
+        id: s.id,
+        name: s.name,
+        action: s.action,
+        config: s.config,
+        notes: s.notes,
+        next: (!s.next.is_empty()).then(|| {
+            s.next
+                .into_iter()
+                .map(|n| NextV1 {
+                    status: n.status,
+                    code: n.code,
+                    steps: (!n.steps.is_empty())
+                        .then(|| n.steps.into_iter().map(step_out).collect()),
+                    step_id: n.step_id,
+                    stop: n.stop.then_some(true),
+                })
+                .collect()
+        }),
+    }
+}
+
+fn out(wf: Workflow, versions: Option<Vec<WorkflowVersion>>) -> WorkflowOut {
+    let d = wf.definition;
+    WorkflowOut {
+        id: wf.id,
+        created_at: time::format(&wf.created_at),
+        updated_at: time::format(&wf.updated_at),
+        name: d.name,
+        description: d.description,
+        schema: d.schema,
+        country: d.country,
+        draft: wf.draft,
+        disabled: wf.disabled,
+        version: wf.version.to_string(),
+        hash: wf.hash,
+        steps: d.steps.into_iter().map(step_out).collect(),
+        rescue: d.rescue.into_iter().map(step_out).collect(),
+        versions: versions.map(|vs| {
+            vs.into_iter()
+                .map(|v| VersionV1 {
+                    version: v.version.to_string(),
+                    hash: v.hash,
+                    name: v.name,
+                    created_at: time::format(&v.created_at),
+                })
+                .collect()
+        }),
+    }
+}
