@@ -13,7 +13,7 @@ use crate::actions::WebhookSchedule;
 
 /// Backoff for `ERR` outcomes of actions without their own schedule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct RetryPolicy {
     /// First delay, in milliseconds; doubles each attempt.
     pub first_ms: u64,
@@ -49,7 +49,7 @@ impl RetryPolicy {
 
 /// Settings of the transform engine.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct TransformConfig {
     /// Concurrent job runners on this node (0 runs no jobs: an API-only node).
     pub workers: usize,
@@ -84,6 +84,14 @@ impl Default for TransformConfig {
 }
 
 impl TransformConfig {
+    /// Settings from the `[transform]` table of the server's config file (missing fields keep
+    /// their defaults; unknown or mistyped ones are an error naming them).
+    pub fn from_table(table: &toml::Table) -> Result<Self, String> {
+        toml::Value::Table(table.clone())
+            .try_into()
+            .map_err(|e| format!("[transform]: {e}"))
+    }
+
     /// Applies `FOLIO_TRANSFORM_*` environment variables over these settings; a variable that
     /// does not parse is an error naming it.
     pub fn with_env(mut self) -> Result<Self, String> {

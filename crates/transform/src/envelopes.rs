@@ -50,7 +50,11 @@ pub(crate) fn silo_error(prefix: &str, e: SiloError) -> TransformError {
                 .map(|(p, m)| {
                     let p = p.strip_prefix("data").unwrap_or(&p).trim_start_matches('.');
                     (
-                        if p.is_empty() { prefix.to_string() } else { format!("{prefix}.{p}") },
+                        if p.is_empty() {
+                            prefix.to_string()
+                        } else {
+                            format!("{prefix}.{p}")
+                        },
                         m,
                     )
                 })

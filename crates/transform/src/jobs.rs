@@ -40,7 +40,10 @@ impl Transform {
             Err(e) => return Err(e),
         };
         if wf.disabled {
-            return Err(TransformError::invalid("workflow_id", "the workflow is disabled"));
+            return Err(TransformError::invalid(
+                "workflow_id",
+                "the workflow is disabled",
+            ));
         }
         if wf.version == 0 {
             return Err(TransformError::invalid(
@@ -209,12 +212,17 @@ impl Transform {
                     Err(RecvError::Closed) => break,
                 },
                 _ = tokio::time::sleep_until(deadline) => break,
+                _ = self.inner.stopping.cancelled() => break,
             }
         }
         self.job(workspace_id, id).await
     }
 
-    async fn find_job(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<Option<(Job, String)>> {
+    async fn find_job(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+    ) -> TransformResult<Option<(Job, String)>> {
         let row = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND id = $2"
         ))

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use folio_silo::Silo;
 use folio_store::Store;
 use tokio::sync::{Notify, broadcast};
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 pub mod actions;
@@ -47,6 +48,8 @@ struct Inner {
     done: broadcast::Sender<Uuid>,
     /// Wakes an idle worker.
     wake: Notify,
+    /// Cancelled when the node shuts down (ends `?wait`s early).
+    stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
     definitions: Mutex<HashMap<(Uuid, Uuid, i64), Arc<workflow::Definition>>>,
 }
@@ -80,6 +83,7 @@ impl Transform {
                 http: reqwest::Client::new(),
                 done,
                 wake: Notify::new(),
+                stopping: CancellationToken::new(),
                 definitions: Mutex::new(HashMap::new()),
             }),
         }

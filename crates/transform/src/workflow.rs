@@ -147,7 +147,10 @@ impl Definition {
         if index.order.len() > max_steps {
             errors.push((
                 "steps".into(),
-                format!("too many steps: {} (at most {max_steps})", index.order.len()),
+                format!(
+                    "too many steps: {} (at most {max_steps})",
+                    index.order.len()
+                ),
             ));
         }
         let mut seen: HashMap<&str, String> = HashMap::new();
@@ -409,4 +412,144 @@ pub(crate) fn canonical(value: &Value, out: &mut String) {
 /// Ids of all steps, for quick membership checks.
 pub fn step_ids(def: &Definition) -> HashSet<String> {
     def.walk().into_iter().map(|(_, s)| s.id.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::engine::runner::{Route, route};
+
+    fn def(value: Value) -> Definition {
+        let mut d: Definition = serde_json::from_value(value).unwrap();
+        d.fill_ids(Uuid::nil());
+        d
+    }
+
+    fn fields(d: &Definition) -> Vec<String> {
+        d.validate(&Registry::builtin(), 100)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    fn state(id: &str, s: &str) -> Value {
+        json!({"id": id, "action": "silo.state", "config": {"state": s}})
+    }
+
+    #[test]
+    fn a_good_workflow_passes() {
+        let d = def(json!({"name": "w", "steps": [
+            state("a", "processing"),
+            {"id": "b", "action": "webhook.send", "config": {"url": "http://x"},
+             "next": [{"status": "KO", "steps": [state("c", "error")]}, {"status": "OK", "step_id": "d"}]},
+            state("d", "completed")
+        ], "rescue": [state("r", "error")]}));
+        assert_eq!(fields(&d), Vec::<String>::new());
+    }
+
+    #[test]
+    fn bad_workflows_name_the_field() {
+        let d = def(json!({"name": "w", "steps": [{"id": "a", "action": "nope"}]}));
+        assert_eq!(fields(&d), vec!["steps.0.action"]);
+        let d = def(json!({"name": "w", "steps": [
+            {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "zz"}]}]}));
+        assert_eq!(fields(&d), vec!["steps.0.next.0.step_id"]);
+        let d = def(
+            json!({"name": "w", "steps": [{"id": "a", "action": "sleep", "config": {"seconds": "x"}}]}),
+        );
+        assert_eq!(fields(&d), vec!["steps.0.config.seconds"]);
+        let d = def(
+            json!({"name": "w", "steps": [{"id": "a", "action": "silo.state", "config": {"state": "bogus"}}]}),
+        );
+        assert_eq!(fields(&d), vec!["steps.0.config.state"]);
+        let d = def(
+            json!({"name": "w", "steps": [{"id": "a", "action": "webhook.send", "config": {}}]}),
+        );
+        assert_eq!(fields(&d), vec!["steps.0.config"]);
+        let d = def(json!({"name": "w", "steps": [state("a", "sent"), state("a", "sent")]}));
+        assert_eq!(fields(&d), vec!["steps.1.id"]);
+        let d = def(json!({"name": "", "steps": []}));
+        assert_eq!(fields(&d), vec!["name", "steps"]);
+        let d = def(json!({"name": "w", "steps": [
+            {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"status": "MAYBE"}]}]}));
+        assert_eq!(fields(&d), vec!["steps.0.next.0.status"]);
+        let d = def(
+            json!({"name": "w", "steps": [state("a", "sent")], "rescue": [
+            {"id": "r", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "a"}]}]}),
+        );
+        assert_eq!(fields(&d), vec!["rescue.0.next.0.step_id"]);
+        let many: Vec<Value> = (0..5).map(|i| state(&format!("s{i}"), "sent")).collect();
+        let d = def(json!({"name": "w", "steps": many}));
+        assert_eq!(d.validate(&Registry::builtin(), 4).len(), 1);
+    }
+
+    #[test]
+    fn loops_are_refused() {
+        // backwards jump
+        let d = def(json!({"name": "w", "steps": [state("a", "sent"),
+            {"id": "b", "action": "sleep", "config": {"seconds": 0}, "next": [{"status": "OK", "step_id": "a"}]}]}));
+        assert_eq!(fields(&d), vec!["steps.1.next"]);
+        // a nested step jumping to its owner
+        let d = def(json!({"name": "w", "steps": [
+            {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"steps": [
+                {"id": "n", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "a"}]}]}]}]}));
+        assert_eq!(fields(&d).len(), 1);
+        // a forward jump is fine
+        let d = def(json!({"name": "w", "steps": [
+            {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "c"}]},
+            state("b", "sent"), state("c", "sent")]}));
+        assert!(fields(&d).is_empty());
+    }
+
+    #[test]
+    fn ids_and_hash_are_stable() {
+        let raw = json!({"name": "w", "steps": [{"action": "silo.state", "config": {"state": "sent", "notes": "n"}}]});
+        let a = def(raw.clone());
+        let b = def(raw);
+        assert_eq!(a, b);
+        assert!(!a.steps[0].id.is_empty());
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a.hash().len(), 16);
+        // key order of configs does not matter; content does
+        let c = def(
+            json!({"name": "w", "steps": [{"action": "silo.state", "config": {"notes": "n", "state": "sent"}}]}),
+        );
+        assert_eq!(a.hash(), c.hash());
+        let d = def(
+            json!({"name": "w2", "steps": [{"action": "silo.state", "config": {"notes": "n", "state": "sent"}}]}),
+        );
+        assert_ne!(a.hash(), d.hash());
+    }
+
+    #[test]
+    fn routing_follows_next_then_order_then_rescue() {
+        let d = def(json!({"name": "w", "steps": [
+            {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [
+                {"status": "KO", "code": "x", "stop": true},
+                {"status": "KO", "steps": [state("k1", "error"), state("k2", "error")]},
+                {"status": "SKIP", "step_id": "c"}]},
+            state("b", "sent"),
+            state("c", "sent")
+        ], "rescue": [state("r", "error")]}));
+        let a = d.step("a").unwrap();
+        let go = |id: &str| Route::Goto(d.phase_of(id).unwrap(), id.to_string());
+        assert_eq!(route(&d, Phase::Main, a, "OK", None), go("b"));
+        assert_eq!(route(&d, Phase::Main, a, "KO", Some("x")), Route::End);
+        assert_eq!(route(&d, Phase::Main, a, "KO", None), go("k1"));
+        assert_eq!(route(&d, Phase::Main, a, "SKIP", None), go("c"));
+        let k2 = d.step("k2").unwrap();
+        assert_eq!(route(&d, Phase::Main, k2, "OK", None), go("b"));
+        let b = d.step("b").unwrap();
+        assert_eq!(
+            route(&d, Phase::Main, b, "KO", None),
+            Route::Goto(Phase::Rescue, "r".into())
+        );
+        let c = d.step("c").unwrap();
+        assert_eq!(route(&d, Phase::Main, c, "OK", None), Route::End);
+        let r = d.step("r").unwrap();
+        assert_eq!(route(&d, Phase::Rescue, r, "KO", None), Route::End);
+        assert_eq!(route(&d, Phase::Rescue, r, "OK", None), Route::End);
+    }
 }

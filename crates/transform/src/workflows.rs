@@ -13,8 +13,7 @@ use crate::model::{Page, SaveWorkflow, Workflow, WorkflowVersion};
 use crate::workflow::Definition;
 use crate::{Transform, rows};
 
-const COLUMNS: &str =
-    "id, created_at, updated_at, definition, hash, draft, disabled, version";
+const COLUMNS: &str = "id, created_at, updated_at, definition, hash, draft, disabled, version";
 
 impl Transform {
     /// Validates a definition for saving: fills missing step ids, then checks actions, step
@@ -144,8 +143,16 @@ impl Transform {
             .await?;
             if latest.as_deref() != Some(hash.as_str()) {
                 wf.version += 1;
-                insert_version(&mut tx, workspace_id, id, wf.version, &hash, &save.definition, now)
-                    .await?;
+                insert_version(
+                    &mut tx,
+                    workspace_id,
+                    id,
+                    wf.version,
+                    &hash,
+                    &save.definition,
+                    now,
+                )
+                .await?;
             }
         }
         sqlx::query(
@@ -234,7 +241,10 @@ impl Transform {
         .bind(limit + 1)
         .fetch_all(self.store().pool())
         .await?;
-        let mut items = rows.iter().map(workflow).collect::<TransformResult<Vec<_>>>()?;
+        let mut items = rows
+            .iter()
+            .map(workflow)
+            .collect::<TransformResult<Vec<_>>>()?;
         let mut next = None;
         if items.len() as i64 > limit {
             let boundary = items[limit as usize].created_at;
@@ -259,7 +269,13 @@ impl Transform {
         version: i64,
     ) -> TransformResult<Arc<Definition>> {
         let key = (workspace_id, id, version);
-        if let Some(def) = self.inner.definitions.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        if let Some(def) = self
+            .inner
+            .definitions
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+        {
             return Ok(def);
         }
         let text: String = sqlx::query_scalar(

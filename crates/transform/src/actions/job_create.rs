@@ -54,7 +54,9 @@ impl Action for JobCreate {
                 r.args.insert("transform_job_id".into(), job.id.to_string());
                 Outcome::Ok(r)
             }
-            Err(TransformError::Store(e)) => Outcome::Err(Report::new("storage", e.to_string()), None),
+            Err(TransformError::Store(e)) => {
+                Outcome::Err(Report::new("storage", e.to_string()), None)
+            }
             Err(e) => Outcome::Ko(Report::new("refused", e.to_string())),
         }
     }

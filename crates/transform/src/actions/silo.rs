@@ -34,7 +34,9 @@ const SRC: &str = "transform";
 fn outcome_of(e: SiloError) -> Outcome {
     match e {
         SiloError::Store(e) => Outcome::Err(Report::new("storage", e.to_string()), None),
-        SiloError::NotFound(what) => Outcome::Ko(Report::new("not-found", format!("{what} not found"))),
+        SiloError::NotFound(what) => {
+            Outcome::Ko(Report::new("not-found", format!("{what} not found")))
+        }
         SiloError::Conflict(m) => Outcome::Ko(Report::new("conflict", m)),
         other => Outcome::Ko(Report::new("invalid", other.to_string())),
     }
@@ -71,7 +73,10 @@ impl Action for SetState {
         if let Ok(c) = parse_config::<StateConfig>(config)
             && !STATES.contains(&c.state.as_str())
         {
-            errors.push(("state".into(), format!("must be one of {}", STATES.join(", "))));
+            errors.push((
+                "state".into(),
+                format!("must be one of {}", STATES.join(", ")),
+            ));
         }
         errors
     }
@@ -90,8 +95,15 @@ impl Action for SetState {
         // a re-run after a crash finds the state it already added
         match silo.states(cx.workspace_id, id).await {
             Ok(states) => {
-                if states.iter().any(|s| s.src_id.as_deref() == Some(src_id.as_str())) {
-                    return done(id, "already-set", format!("state {} already set", config.state));
+                if states
+                    .iter()
+                    .any(|s| s.src_id.as_deref() == Some(src_id.as_str()))
+                {
+                    return done(
+                        id,
+                        "already-set",
+                        format!("state {} already set", config.state),
+                    );
                 }
             }
             Err(e) => return outcome_of(e),
@@ -138,7 +150,12 @@ impl Action for SetFolder {
             Err(o) => return o,
         };
         let folder = Some(config.folder.clone()).filter(|f| !f.is_empty());
-        match cx.transform.silo().set_folder(cx.workspace_id, id, folder).await {
+        match cx
+            .transform
+            .silo()
+            .set_folder(cx.workspace_id, id, folder)
+            .await
+        {
             Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),
             Err(e) => outcome_of(e),
         }
@@ -214,7 +231,12 @@ impl Action for Modify {
             Ok(id) => id,
             Err(o) => return o,
         };
-        match cx.transform.silo().modify(cx.workspace_id, id, &config.patch).await {
+        match cx
+            .transform
+            .silo()
+            .modify(cx.workspace_id, id, &config.patch)
+            .await
+        {
             Ok(entry) => {
                 let mut o = done(id, "modified", "document modified".into());
                 if let Outcome::Ok(r) = &mut o {

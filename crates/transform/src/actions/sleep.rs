@@ -32,7 +32,10 @@ impl Action for Sleep {
         if let Ok(c) = parse_config::<Config>(config)
             && !(0.0..=MAX_SECONDS).contains(&c.seconds)
         {
-            errors.push(("seconds".into(), format!("must be between 0 and {MAX_SECONDS}")));
+            errors.push((
+                "seconds".into(),
+                format!("must be between 0 and {MAX_SECONDS}"),
+            ));
         }
         errors
     }

@@ -16,7 +16,7 @@ use crate::config::TransformConfig;
 
 /// The retry schedule of webhooks; `scale` multiplies every duration (tests compress it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct WebhookSchedule {
     /// First delay, seconds.
     pub first_s: f64,
@@ -53,7 +53,12 @@ impl WebhookSchedule {
     /// The delay after failed attempt `attempt` (0-based) when `elapsed` has passed since the
     /// first attempt, or `None` to give up. `hint` (a receiver's `retry_in`, unscaled seconds)
     /// replaces the computed delay.
-    pub fn delay(&self, attempt: u32, elapsed: Duration, hint: Option<Duration>) -> Option<Duration> {
+    pub fn delay(
+        &self,
+        attempt: u32,
+        elapsed: Duration,
+        hint: Option<Duration>,
+    ) -> Option<Duration> {
         if elapsed >= self.secs(self.give_up_after_s) {
             return None;
         }
@@ -125,7 +130,9 @@ impl Action for WebhookSend {
             .transform
             .http()
             .post(&config.url)
-            .timeout(Duration::from_millis(cx.transform.config().webhook_timeout_ms))
+            .timeout(Duration::from_millis(
+                cx.transform.config().webhook_timeout_ms,
+            ))
             .json(&body);
         if let Some(token) = config.token.as_deref() {
             request = request.bearer_auth(token);
@@ -154,7 +161,11 @@ impl Action for WebhookSend {
             .ok()
             .and_then(|v| v.get("retry_in").and_then(Value::as_f64))
             .filter(|s| *s >= 0.0);
-        let used = cx.state.get("retry_in_used").and_then(Value::as_u64).unwrap_or(0);
+        let used = cx
+            .state
+            .get("retry_in_used")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
         let hint = match retry_in {
             Some(s) if used < u64::from(cx.transform.config().webhook.max_retry_in) => {
                 set_used(cx.state, used + 1);
@@ -204,10 +215,7 @@ mod tests {
             s.delay(0, zero, Some(Duration::from_secs(7))),
             Some(Duration::from_secs(7))
         );
-        let fast = WebhookSchedule {
-            scale: 0.001,
-            ..s
-        };
+        let fast = WebhookSchedule { scale: 0.001, ..s };
         assert_eq!(fast.delay(0, zero, None), Some(Duration::from_millis(5)));
     }
 }

@@ -31,6 +31,12 @@ impl Transform {
     /// with its lease finished or released.
     pub fn start(&self, shutdown: CancellationToken) -> JoinHandle<()> {
         let mut tasks = Vec::new();
+        let stopping = self.inner.stopping.clone();
+        let signal = shutdown.clone();
+        tokio::spawn(async move {
+            signal.cancelled().await;
+            stopping.cancel();
+        });
         for n in 0..self.config().workers {
             tasks.push(tokio::spawn(worker(self.clone(), shutdown.clone(), n)));
         }

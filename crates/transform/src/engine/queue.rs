@@ -75,7 +75,9 @@ pub async fn claim(store: &Store, lease_ms: u64) -> TransformResult<Option<Claim
         } else {
             Phase::Main
         },
-        step_id: row.try_get::<Option<String>, _>("step_id")?.unwrap_or_default(),
+        step_id: row
+            .try_get::<Option<String>, _>("step_id")?
+            .unwrap_or_default(),
         intent_id: rows::uuid(&row, "intent_id")?,
         intent_seq: row.try_get("intent_seq")?,
         attempt: row.try_get::<i64, _>("attempt")?.max(0) as u32,

@@ -26,7 +26,13 @@ pub enum Route {
 }
 
 /// Decides what follows a step that ended with `status` (`OK`, `SKIP` or `KO`) and `code`.
-pub fn route(def: &Definition, phase: Phase, step: &Step, status: &str, code: Option<&str>) -> Route {
+pub fn route(
+    def: &Definition,
+    phase: Phase,
+    step: &Step,
+    status: &str,
+    code: Option<&str>,
+) -> Route {
     let goto = |id: &str| Route::Goto(def.phase_of(id).unwrap_or(phase), id.to_string());
     let carry_on = || match def.successor(&step.id) {
         Some(next) => goto(&next.id),
@@ -67,7 +73,8 @@ pub async fn run(t: &Transform, mut job: Claimed, shutdown: &CancellationToken) 
         Ok(Stop::Free) => {}
         Err(e) => {
             tracing::error!(job = %id, error = %e, "job run failed; releasing it for a later try");
-            let later = folio_store::now() + chrono::Duration::milliseconds(t.config().poll_ms as i64);
+            let later =
+                folio_store::now() + chrono::Duration::milliseconds(t.config().poll_ms as i64);
             if let Err(e) = queue::release(t.store(), &job, later).await {
                 tracing::error!(job = %id, error = %e, "could not release the job");
             }
@@ -88,7 +95,14 @@ async fn run_inner(
         let Some(step) = def.step(&job.step_id).cloned() else {
             // cannot happen with a validated, immutable version; end the job rather than spin
             let intent = new_intent(job, &job.step_id.clone(), "unknown", "unknown");
-            return finish_ko(t, job, intent, "unknown-step", "the job's step is not in its workflow").await;
+            return finish_ko(
+                t,
+                job,
+                intent,
+                "unknown-step",
+                "the job's step is not in its workflow",
+            )
+            .await;
         };
         let mut intent = match queue::load_intent(t.store(), job).await? {
             Some(intent) => intent,
@@ -103,7 +117,14 @@ async fn run_inner(
             push(&mut intent, status::RUN, &Report::default());
         }
         let Some(action) = t.registry().get(&step.action) else {
-            return finish_ko(t, job, intent, "unknown-action", "this server has no such action").await;
+            return finish_ko(
+                t,
+                job,
+                intent,
+                "unknown-action",
+                "this server has no such action",
+            )
+            .await;
         };
         let config = step.config.clone().unwrap_or(Value::Null);
         let mut state = job.step_state.clone();
@@ -155,14 +176,20 @@ async fn run_inner(
                     }
                     None => {
                         push(&mut intent, status::ERR, &report);
-                        (status::KO, Report::new(
-                            report.code.clone().unwrap_or_else(|| "retries-exhausted".into()),
-                            format!(
-                                "gave up after {} attempts: {}",
-                                job.attempt + 1,
-                                report.message.clone().unwrap_or_default()
+                        (
+                            status::KO,
+                            Report::new(
+                                report
+                                    .code
+                                    .clone()
+                                    .unwrap_or_else(|| "retries-exhausted".into()),
+                                format!(
+                                    "gave up after {} attempts: {}",
+                                    job.attempt + 1,
+                                    report.message.clone().unwrap_or_default()
+                                ),
                             ),
-                        ))
+                        )
                     }
                 }
             }
@@ -176,7 +203,10 @@ async fn run_inner(
             job.faults.push(Fault {
                 provider: step.action.clone(),
                 code: report.code.clone().unwrap_or_else(|| "ko".into()),
-                message: report.message.clone().unwrap_or_else(|| "the step failed".into()),
+                message: report
+                    .message
+                    .clone()
+                    .unwrap_or_else(|| "the step failed".into()),
                 paths: Vec::new(),
             });
         }
@@ -201,7 +231,9 @@ async fn run_inner(
                 } else {
                     status::OK
                 };
-                Then::Done { status: final_status }
+                Then::Done {
+                    status: final_status,
+                }
             }
         };
         if !queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await? {
@@ -286,7 +318,16 @@ async fn finish_ko(
         paths: Vec::new(),
     });
     let then = Then::Done { status: status::KO };
-    if queue::save(t.store(), job, &intent, &job.faults, &then, t.config().lease_ms).await? {
+    if queue::save(
+        t.store(),
+        job,
+        &intent,
+        &job.faults,
+        &then,
+        t.config().lease_ms,
+    )
+    .await?
+    {
         t.announce_done(job.id);
     }
     Ok(Stop::Free)

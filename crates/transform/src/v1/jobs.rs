@@ -267,9 +267,9 @@ async fn list(
     };
     let cursor = q.cursor.filter(|c| !c.is_empty());
     let after = match cursor.as_deref() {
-        Some(c) => Some(
-            parse_cursor(c).ok_or_else(|| ApiError::invalid_field("cursor", "not a cursor"))?,
-        ),
+        Some(c) => {
+            Some(parse_cursor(c).ok_or_else(|| ApiError::invalid_field("cursor", "not a cursor"))?)
+        }
         None => None,
     };
     let page = t
@@ -310,7 +310,10 @@ async fn create(
     if let Some(data) = &body.data
         && !data.is_object()
     {
-        return Err(ApiError::invalid_field("data", "must be a GOBL document or envelope"));
+        return Err(ApiError::invalid_field(
+            "data",
+            "must be a GOBL document or envelope",
+        ));
     }
     let new = NewJob {
         id,

@@ -284,7 +284,12 @@ fn save_of(body: WorkflowIn, keep_disabled: bool) -> SaveWorkflow {
             schema: body.schema,
             country: body.country,
             steps: body.steps.into_iter().map(step_in).collect(),
-            rescue: body.rescue.unwrap_or_default().into_iter().map(step_in).collect(),
+            rescue: body
+                .rescue
+                .unwrap_or_default()
+                .into_iter()
+                .map(step_in)
+                .collect(),
         },
         draft: body.draft.unwrap_or(false),
         disabled: body.disabled.unwrap_or(keep_disabled),
@@ -305,7 +310,12 @@ fn step_in(s: StepV1) -> Step {
             .map(|n| Next {
                 status: n.status,
                 code: n.code,
-                steps: n.steps.unwrap_or_default().into_iter().map(step_in).collect(),
+                steps: n
+                    .steps
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(step_in)
+                    .collect(),
                 step_id: n.step_id,
                 stop: n.stop.unwrap_or(false),
             })
