@@ -1,0 +1,332 @@
+//! `/silo/v1/envelopes`: store (`PUT`, `POST`), fetch (by id, by key), list and update envelopes.
+
+use std::collections::BTreeMap;
+
+use axum::Extension;
+use axum::Json as Out;
+use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use super::files::FileOut;
+use super::or_default;
+use crate::{Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo};
+
+/// Body of `PUT`/`POST /silo/v1/envelopes`. Unknown fields (e.g. a whole envelope resource sent
+/// back) are ignored.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EnvelopeIn {
+    /// A GOBL envelope (`$schema` `https://gobl.org/draft-0/envelope`) or a bare GOBL document,
+    /// which is enveloped (billing documents are calculated first).
+    #[schema(value_type = Object)]
+    pub data: Option<Box<RawValue>>,
+    /// Optional key, unique in the workspace.
+    pub key: Option<String>,
+    /// Optional folder.
+    pub folder: Option<String>,
+    /// Tags.
+    pub tags: Option<Vec<String>>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+    /// Sign the envelope with the workspace's key (see `GET /silo/v1/keys`).
+    pub sign: Option<bool>,
+}
+
+/// Body of `PATCH /silo/v1/envelopes/{id}`: absent or `null` fields are left as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EnvelopePatch {
+    /// New data (envelope or bare document); a new version. Refused (409) when the envelope is
+    /// signed and the document would change.
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<Box<RawValue>>,
+    /// New folder; `""` removes it.
+    pub folder: Option<String>,
+    /// New tags.
+    pub tags: Option<Vec<String>>,
+    /// New metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A digest.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct DigestOut {
+    /// Always `sha256`.
+    pub alg: String,
+    /// Lowercase hex.
+    pub val: String,
+}
+
+/// An envelope resource.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct EnvelopeOut {
+    /// Equals the envelope's `head.uuid`.
+    pub id: String,
+    /// When it was stored.
+    pub created_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+    /// Optional key, unique in the workspace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Optional folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    /// `$schema` of the envelope.
+    pub env_schema: String,
+    /// `$schema` of the document.
+    pub doc_schema: String,
+    /// Short document type, e.g. `bill/invoice`.
+    pub typ: String,
+    /// The envelope's `head.dig`.
+    pub digest: DigestOut,
+    /// Whether the envelope carries signatures.
+    pub signed: bool,
+    /// Latest state key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Short content id of the current data.
+    pub version: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// String metadata.
+    pub meta: BTreeMap<String, String>,
+    /// Files attached to the envelope.
+    pub attachments: Vec<FileOut>,
+    /// The full GOBL envelope, exactly as stored; only when fetched by id or key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<Box<RawValue>>,
+}
+
+impl EnvelopeOut {
+    /// The wire form of an entry.
+    pub fn from_entry(entry: Entry) -> ApiResult<EnvelopeOut> {
+        let data = match entry.data.as_deref() {
+            Some(text) => Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?),
+            None => None,
+        };
+        let typ = entry.typ().to_owned();
+        Ok(EnvelopeOut {
+            attachments: entry
+                .attachments
+                .into_iter()
+                .map(|f| FileOut::from_file(entry.id, f))
+                .collect(),
+            id: entry.id.to_string(),
+            created_at: folio_api::time::format(&entry.created_at),
+            updated_at: folio_api::time::format(&entry.updated_at),
+            key: entry.key,
+            folder: entry.folder,
+            env_schema: entry.env_schema,
+            doc_schema: entry.doc_schema,
+            typ,
+            digest: DigestOut {
+                alg: "sha256".into(),
+                val: entry.digest,
+            },
+            signed: entry.signed,
+            state: entry.state,
+            version: entry.version,
+            tags: entry.tags,
+            meta: entry.meta,
+            data,
+        })
+    }
+}
+
+/// A page of envelopes.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct EnvelopeList {
+    /// The envelopes, without `data`.
+    pub list: Vec<EnvelopeOut>,
+    /// Page size used.
+    pub limit: i64,
+    /// The `created_at` this page started from (the request's, else the time of the request).
+    pub created_at: String,
+    /// Send back as `created_at` for the next page (absent on the last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_created_at: Option<String>,
+    /// The cursor this page started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// Send back as `cursor` for the next page (absent on the last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// The folder filter, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+}
+
+/// Query of `GET /silo/v1/envelopes`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListParams {
+    /// Page size: default 20, at most 100.
+    limit: Option<i64>,
+    /// Start at this time, inclusive (older clients send `next_created_at` back here).
+    created_at: Option<String>,
+    /// Continue after this cursor (send `next_cursor` back here); wins over `created_at`.
+    cursor: Option<String>,
+    /// Only envelopes in this folder.
+    folder: Option<String>,
+    /// Oldest first (default: newest first).
+    ascending: Option<bool>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(put, fetch, update))
+        .routes(routes!(fetch_by_key))
+}
+
+fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
+    let data = body
+        .data
+        .ok_or_else(|| ApiError::invalid_field("data", "required"))?;
+    Ok(NewEnvelope {
+        id,
+        data: data.get().to_owned(),
+        key: body.key.filter(|k| !k.is_empty()),
+        folder: body.folder.filter(|f| !f.is_empty()),
+        tags: or_default(body.tags),
+        meta: or_default(body.meta),
+        sign: body.sign.unwrap_or(false),
+    })
+}
+
+/// Store an envelope under a client-chosen id.
+///
+/// `data` is a GOBL envelope (its digest must match its document and `head.uuid` must equal
+/// `{id}`) or a bare GOBL document, which is enveloped under `{id}`. Repeating the same request
+/// returns the stored envelope; the same id with other content, or a used `key`, is 409.
+#[utoipa::path(put, path = "/silo/v1/envelopes/{id}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id (the GOBL head.uuid).")),
+    request_body = EnvelopeIn,
+    responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
+async fn put(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+    Json(body): Json<EnvelopeIn>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    let entry = silo
+        .create(caller.workspace_id, new_envelope(Some(id), body)?)
+        .await?;
+    Ok(Out(EnvelopeOut::from_entry(entry)?))
+}
+
+/// Store an envelope under a server-chosen id.
+///
+/// A bare document gets a new time-based UUID (v7); a full envelope keeps its `head.uuid`.
+#[utoipa::path(post, path = "/silo/v1/envelopes", tag = "silo",
+    request_body = EnvelopeIn,
+    responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
+async fn create(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Json(body): Json<EnvelopeIn>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    let entry = silo
+        .create(caller.workspace_id, new_envelope(None, body)?)
+        .await?;
+    Ok(Out(EnvelopeOut::from_entry(entry)?))
+}
+
+/// Fetch an envelope with its data.
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id.")),
+    responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
+async fn fetch(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    let entry = silo.get(caller.workspace_id, id).await?;
+    Ok(Out(EnvelopeOut::from_entry(entry)?))
+}
+
+/// Fetch an envelope by its key, with its data.
+#[utoipa::path(get, path = "/silo/v1/envelopes/key/{key}", tag = "silo",
+    params(("key" = String, Path, description = "The key given when the envelope was stored.")),
+    responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
+async fn fetch_by_key(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(key): Path<String>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    let entry = silo.get_by_key(caller.workspace_id, &key).await?;
+    Ok(Out(EnvelopeOut::from_entry(entry)?))
+}
+
+/// List envelopes, newest first.
+///
+/// Two paging styles, both exact while new envelopes arrive: send `next_cursor` back as
+/// `cursor`, or (older clients) `next_created_at` back as `created_at`. In the `created_at`
+/// style a page never splits envelopes stored in the same millisecond, so it can end early, or
+/// hold more than `limit` when more than `limit` envelopes share one millisecond.
+#[utoipa::path(get, path = "/silo/v1/envelopes", tag = "silo", params(ListParams),
+    responses((status = 200, description = "A page of envelopes.", body = EnvelopeList)))]
+async fn list(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Query(params): Query<ListParams>,
+) -> ApiResult<Out<EnvelopeList>> {
+    let limit = folio_api::page::limit(params.limit)?;
+    let created_at = match params.created_at.as_deref().filter(|s| !s.is_empty()) {
+        Some(text) => Some(crate::paging::parse_time(text).ok_or_else(|| {
+            ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")
+        })?),
+        None => None,
+    };
+    let cursor = params.cursor.filter(|c| !c.is_empty());
+    let folder = params.folder.filter(|f| !f.is_empty());
+    let query = ListQuery {
+        limit,
+        created_at,
+        cursor: cursor.clone(),
+        folder: folder.clone(),
+        ascending: params.ascending.unwrap_or(false),
+    };
+    let page = silo.list(caller.workspace_id, &query).await?;
+    Ok(Out(EnvelopeList {
+        list: page
+            .entries
+            .into_iter()
+            .map(EnvelopeOut::from_entry)
+            .collect::<ApiResult<_>>()?,
+        limit,
+        created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_api::time::now)),
+        next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
+        cursor,
+        next_cursor: page.next_cursor,
+        folder,
+    }))
+}
+
+/// Update an envelope's data, folder, tags or meta.
+///
+/// New `data` makes a new version (see `GET .../versions/{version}`); a signed envelope's
+/// document cannot change (409).
+#[utoipa::path(patch, path = "/silo/v1/envelopes/{id}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id.")),
+    request_body = EnvelopePatch,
+    responses((status = 200, description = "The updated envelope.", body = EnvelopeOut)))]
+async fn update(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+    Json(body): Json<EnvelopePatch>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    let update = EnvelopeUpdate {
+        data: body.data.map(|d| d.get().to_owned()),
+        folder: body.folder,
+        tags: body.tags,
+        meta: body.meta,
+    };
+    let entry = silo.update(caller.workspace_id, id, update).await?;
+    Ok(Out(EnvelopeOut::from_entry(entry)?))
+}

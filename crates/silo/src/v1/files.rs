@@ -1,0 +1,194 @@
+//! `/silo/v1/envelopes/{id}/files/{file_id}`: attach files (base64 in) and download them (raw
+//! bytes out).
+
+use std::collections::BTreeMap;
+
+use axum::Extension;
+use axum::Json as Out;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use folio_api::{ApiError, ApiResult, Caller, Json, Path};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::{FileInfo, NewFile, Silo};
+
+/// Body of a file upload.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FileIn {
+    /// File name, e.g. `invoice.pdf`.
+    pub name: Option<String>,
+    /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too).
+    pub data: Option<String>,
+    /// Media type; guessed from the name when absent.
+    pub mime: Option<String>,
+    /// Description.
+    pub desc: Option<String>,
+    /// Key: a later file with the same key and category replaces this one.
+    pub key: Option<String>,
+    /// Category.
+    pub category: Option<String>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A file attached to an envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct FileOut {
+    /// File id.
+    pub id: String,
+    /// File name.
+    pub name: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// Key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// SHA-256 of the content, lowercase hex.
+    pub hash: String,
+    /// Media type.
+    pub mime: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// Where to download it (path on this server).
+    pub url: String,
+    /// String metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<BTreeMap<String, String>>,
+    /// When it was attached.
+    pub created_at: String,
+}
+
+impl FileOut {
+    /// The wire form of a file of an envelope.
+    pub fn from_file(envelope_id: Uuid, f: FileInfo) -> FileOut {
+        FileOut {
+            url: format!("/silo/v1/envelopes/{envelope_id}/files/{}", f.id),
+            id: f.id.to_string(),
+            name: f.name,
+            desc: f.desc,
+            key: f.key,
+            category: f.category,
+            hash: f.hash,
+            mime: f.mime,
+            size: f.size,
+            meta: f.meta,
+            created_at: folio_api::time::format(&f.created_at),
+        }
+    }
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new().routes(routes!(put, download))
+}
+
+fn decode(text: &str) -> Option<Vec<u8>> {
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    STANDARD
+        .decode(&compact)
+        .ok()
+        .or_else(|| URL_SAFE_NO_PAD.decode(compact.trim_end_matches('=')).ok())
+}
+
+/// Attach a file to an envelope.
+///
+/// The same `file_id` with the same content returns the stored file (409 with other content).
+/// A file with the same `key` and `category` as an attached file replaces it; the earlier one
+/// stays downloadable by its id.
+#[utoipa::path(put, path = "/silo/v1/envelopes/{id}/files/{file_id}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id."),
+           ("file_id" = Uuid, Path, description = "File id.")),
+    request_body = FileIn,
+    responses((status = 200, description = "The attached file.", body = FileOut)))]
+async fn put(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path((id, file_id)): Path<(Uuid, Uuid)>,
+    Json(body): Json<FileIn>,
+) -> ApiResult<Out<FileOut>> {
+    let name = body
+        .name
+        .filter(|n| !n.trim().is_empty())
+        .ok_or_else(|| ApiError::invalid_field("name", "required"))?;
+    let data = body
+        .data
+        .ok_or_else(|| ApiError::invalid_field("data", "required"))?;
+    let bytes = decode(&data).ok_or_else(|| ApiError::invalid_field("data", "not valid base64"))?;
+    let file = silo
+        .put_file(
+            caller.workspace_id,
+            id,
+            file_id,
+            NewFile {
+                name,
+                bytes,
+                mime: body.mime,
+                desc: body.desc,
+                key: body.key.filter(|k| !k.is_empty()),
+                category: body.category.filter(|c| !c.is_empty()),
+                meta: body.meta,
+            },
+        )
+        .await?;
+    Ok(Out(FileOut::from_file(id, file)))
+}
+
+/// Download a file: its bytes, with its media type and name.
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/files/{file_id}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id."),
+           ("file_id" = Uuid, Path, description = "File id.")),
+    responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]
+async fn download(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path((id, file_id)): Path<(Uuid, Uuid)>,
+) -> ApiResult<Response> {
+    let (file, bytes) = silo.get_file(caller.workspace_id, id, file_id).await?;
+    let name: String = file
+        .name
+        .chars()
+        .map(|c| {
+            if c == '"' || c == '\\' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let ascii: String = name
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '_' })
+        .collect();
+    let disposition = format!(
+        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{}",
+        percent(&name)
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, file.mime),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+fn percent(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,33 @@
+//! `/silo/v1/keys`: the public keys the workspace signs envelopes with.
+
+use axum::Extension;
+use axum::Json as Out;
+use folio_api::{ApiResult, Caller};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::Silo;
+
+/// A JWK set (RFC 7517).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct KeySet {
+    /// EC P-256 public keys (`kty`, `crv`, `x`, `y`, `kid`, `alg: ES256`).
+    #[schema(value_type = Vec<Object>)]
+    pub keys: Vec<gobl::sign::Jwk>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new().routes(routes!(list))
+}
+
+/// The workspace's public signing keys, as a JWK set.
+///
+/// Envelopes stored with `"sign": true` carry a signature that verifies with one of these keys.
+#[utoipa::path(get, path = "/silo/v1/keys", tag = "silo",
+    responses((status = 200, description = "The JWK set.", body = KeySet)))]
+async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Out<KeySet>> {
+    Ok(Out(KeySet {
+        keys: silo.public_keys(caller.workspace_id).await?,
+    }))
+}

@@ -1,0 +1,120 @@
+//! `/silo/v1/envelopes/{id}/states`: the state history of an envelope.
+
+use std::collections::BTreeMap;
+
+use axum::Extension;
+use axum::Json as Out;
+use folio_api::{ApiError, ApiResult, Caller, Json, Path};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::{NewState, Silo, State};
+
+/// Body of a state change.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StateIn {
+    /// `draft`, `processing`, `registered`, `completed`, `sent`, `received`, `error`,
+    /// `rejected`, `paid`, `void`, or another short word.
+    pub key: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// String metadata.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A state of an envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StateOut {
+    /// State id.
+    pub id: String,
+    /// When it was set.
+    pub created_at: String,
+    /// State key.
+    pub key: String,
+    /// Notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// String metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<BTreeMap<String, String>>,
+    /// What set it (e.g. `transform`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src: Option<String>,
+    /// Id in the source (e.g. a job id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src_id: Option<String>,
+}
+
+impl From<State> for StateOut {
+    fn from(s: State) -> Self {
+        StateOut {
+            id: s.id.to_string(),
+            created_at: folio_api::time::format(&s.created_at),
+            key: s.key,
+            notes: s.notes,
+            meta: s.meta,
+            src: s.src,
+            src_id: s.src_id,
+        }
+    }
+}
+
+/// The states of an envelope, oldest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StateList {
+    /// The states.
+    pub list: Vec<StateOut>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new().routes(routes!(add, list))
+}
+
+/// Set the state of an envelope.
+///
+/// The new state becomes the envelope's `state`; earlier ones stay in the history.
+#[utoipa::path(post, path = "/silo/v1/envelopes/{id}/states", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id.")),
+    request_body = StateIn,
+    responses((status = 200, description = "The recorded state.", body = StateOut)))]
+async fn add(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+    Json(body): Json<StateIn>,
+) -> ApiResult<Out<StateOut>> {
+    let key = body
+        .key
+        .ok_or_else(|| ApiError::invalid_field("key", "required"))?;
+    let state = silo
+        .set_state(
+            caller.workspace_id,
+            id,
+            NewState {
+                key,
+                notes: body.notes,
+                meta: body.meta,
+                src: None,
+                src_id: None,
+            },
+        )
+        .await?;
+    Ok(Out(state.into()))
+}
+
+/// List the states of an envelope, oldest first.
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/states", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id.")),
+    responses((status = 200, description = "The states.", body = StateList)))]
+async fn list(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+) -> ApiResult<Out<StateList>> {
+    let states = silo.states(caller.workspace_id, id).await?;
+    Ok(Out(StateList {
+        list: states.into_iter().map(StateOut::from).collect(),
+    }))
+}

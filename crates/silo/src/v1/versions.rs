@@ -1,0 +1,82 @@
+//! `/silo/v1/envelopes/{id}/versions`: earlier contents of an envelope.
+
+use axum::Extension;
+use axum::Json as Out;
+use folio_api::{ApiError, ApiResult, Caller, Path};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::Silo;
+
+/// One version of an envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct VersionOut {
+    /// Short content id.
+    pub version: String,
+    /// The GOBL envelope of that version, exactly as stored.
+    #[schema(value_type = Object)]
+    pub data: Box<RawValue>,
+}
+
+/// A version without its data.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct VersionSummary {
+    /// Short content id.
+    pub version: String,
+    /// When it was stored.
+    pub created_at: String,
+}
+
+/// The versions of an envelope, oldest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct VersionList {
+    /// The versions.
+    pub list: Vec<VersionSummary>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new()
+        .routes(routes!(fetch))
+        .routes(routes!(list))
+}
+
+/// Fetch one version of an envelope.
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions/{version}", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id."),
+           ("version" = String, Path, description = "The `version` of the envelope at the time.")),
+    responses((status = 200, description = "The version.", body = VersionOut)))]
+async fn fetch(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path((id, version)): Path<(Uuid, String)>,
+) -> ApiResult<Out<VersionOut>> {
+    let v = silo.version(caller.workspace_id, id, &version).await?;
+    Ok(Out(VersionOut {
+        version: v.version,
+        data: RawValue::from_string(v.data).map_err(ApiError::internal)?,
+    }))
+}
+
+/// List the versions of an envelope, oldest first.
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions", tag = "silo",
+    params(("id" = Uuid, Path, description = "Envelope id.")),
+    responses((status = 200, description = "The versions.", body = VersionList)))]
+async fn list(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Path(id): Path<Uuid>,
+) -> ApiResult<Out<VersionList>> {
+    let versions = silo.versions(caller.workspace_id, id).await?;
+    Ok(Out(VersionList {
+        list: versions
+            .into_iter()
+            .map(|v| VersionSummary {
+                version: v.version,
+                created_at: folio_api::time::format(&v.created_at),
+            })
+            .collect(),
+    }))
+}
