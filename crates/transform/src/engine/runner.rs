@@ -104,7 +104,13 @@ async fn run_inner(
             )
             .await;
         };
-        let mut intent = match queue::load_intent(t.store(), job).await? {
+        // only a retried or waiting step has an intent saved already
+        let saved = if job.attempt > 0 || !job.step_state.is_null() {
+            queue::load_intent(t.store(), job).await?
+        } else {
+            None
+        };
+        let mut intent = match saved {
             Some(intent) => intent,
             None => new_intent(
                 job,

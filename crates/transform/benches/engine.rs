@@ -1,0 +1,172 @@
+//! Jobs per second end to end for a two-step offline workflow (`silo.state` then
+//! `silo.folder`), against a bare claim-and-complete loop over the same database in the same
+//! run, on SQLite and (with `FOLIO_TEST_DATABASE_URL`) PostgreSQL.
+//!
+//! `cargo bench -p folio-transform --bench engine` (set `BENCH_JOBS` to change the count).
+
+use std::time::{Duration, Instant};
+
+use folio_api::limits::Limits;
+use folio_silo::{NewEnvelope, Silo};
+use folio_store::{Blobs, Store};
+use folio_transform::model::{NewJob, SaveWorkflow};
+use folio_transform::workflow::Definition;
+use folio_transform::{Transform, TransformConfig};
+use serde_json::json;
+use uuid::Uuid;
+
+const WORKERS: usize = 4;
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let n: usize = std::env::var("BENCH_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    for db in folio_store::testing::backends().await {
+        let engine = engine(&db.store, db.dir(), n).await;
+        let bare = bare(&db.store, n).await;
+        println!(
+            "{:<8} {n} jobs, {WORKERS} workers: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
+            db.label,
+            engine,
+            bare,
+            bare / engine
+        );
+    }
+}
+
+/// Jobs/s through the engine: create every job, wait for every completion.
+async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
+    let ws = store.create_workspace("bench").await.unwrap().id;
+    let silo = Silo::new(
+        store.clone(),
+        Blobs::local(&dir.join("files")).unwrap(),
+        Limits::default(),
+    );
+    let config = TransformConfig {
+        workers: WORKERS,
+        poll_ms: 20,
+        ..TransformConfig::default()
+    };
+    let t = Transform::new(store.clone(), silo.clone(), config);
+    let definition: Definition = serde_json::from_value(json!({"name": "bench", "steps": [
+        {"id": "state", "action": "silo.state", "config": {"state": "processing"}},
+        {"id": "folder", "action": "silo.folder", "config": {"folder": "done"}}
+    ]}))
+    .unwrap();
+    let wf = Uuid::new_v4();
+    let save = SaveWorkflow {
+        definition,
+        draft: false,
+        disabled: false,
+    };
+    t.create_workflow(ws, wf, save, 100).await.unwrap();
+    let mut envelopes = Vec::with_capacity(n);
+    for i in 0..n {
+        let doc =
+            json!({"$schema": "https://gobl.org/draft-0/note/message", "title": format!("n{i}")});
+        let e = silo
+            .create(
+                ws,
+                NewEnvelope {
+                    data: doc.to_string(),
+                    ..NewEnvelope::default()
+                },
+            )
+            .await
+            .unwrap();
+        envelopes.push(e.id);
+    }
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let workers = t.start(shutdown.clone());
+    let started = Instant::now();
+    let mut ids = Vec::with_capacity(n);
+    for env in envelopes {
+        let new = NewJob {
+            id: Uuid::now_v7(),
+            workflow_id: wf,
+            silo_entry_id: Some(env),
+            ..NewJob::default()
+        };
+        ids.push(t.create_job(ws, new).await.unwrap().0.id);
+    }
+    for id in ids {
+        let job = t.wait_job(ws, id, Duration::from_secs(120)).await.unwrap();
+        assert_eq!(job.status, "OK");
+    }
+    let secs = started.elapsed().as_secs_f64();
+    shutdown.cancel();
+    workers.await.unwrap();
+    n as f64 / secs
+}
+
+/// Jobs/s of the bare queue: insert rows, claim one with a lease (the engine's statement),
+/// mark it done; nothing else.
+async fn bare(store: &Store, n: usize) -> f64 {
+    sqlx::query(
+        "CREATE TABLE bench_queue (id TEXT PRIMARY KEY, ready_at BIGINT, owner TEXT, done_at BIGINT)",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    sqlx::query(
+        "CREATE INDEX bench_queue_ready ON bench_queue (ready_at) WHERE ready_at IS NOT NULL",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..WORKERS {
+        let store = store.clone();
+        let done = done.clone();
+        tasks.push(tokio::spawn(async move {
+            let claim = format!(
+                "UPDATE bench_queue SET owner = $1, ready_at = $2 WHERE id = \
+                 (SELECT id FROM bench_queue WHERE ready_at <= $3 ORDER BY ready_at LIMIT 1{}) RETURNING id",
+                store.backend().skip_locked()
+            );
+            while done.load(std::sync::atomic::Ordering::SeqCst) < n {
+                let now = folio_store::millis(folio_store::now());
+                let owner = Uuid::new_v4().to_string();
+                let got: Option<String> = sqlx::query_scalar(&claim)
+                    .bind(owner.clone())
+                    .bind(now + 30_000)
+                    .bind(now)
+                    .fetch_optional(store.pool())
+                    .await
+                    .unwrap();
+                match got {
+                    Some(id) => {
+                        sqlx::query(
+                            "UPDATE bench_queue SET done_at = $1, ready_at = NULL, owner = NULL \
+                             WHERE id = $2 AND owner = $3",
+                        )
+                        .bind(now)
+                        .bind(id)
+                        .bind(owner)
+                        .execute(store.pool())
+                        .await
+                        .unwrap();
+                        done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    None => tokio::time::sleep(Duration::from_millis(1)).await,
+                }
+            }
+        }));
+    }
+    for _ in 0..n {
+        sqlx::query("INSERT INTO bench_queue (id, ready_at) VALUES ($1, $2)")
+            .bind(Uuid::now_v7().to_string())
+            .bind(folio_store::millis(folio_store::now()))
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    n as f64 / started.elapsed().as_secs_f64()
+}
