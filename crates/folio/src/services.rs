@@ -6,6 +6,8 @@ use folio_api::ServiceVersion;
 pub fn all() -> Vec<ServiceVersion> {
     vec![
         folio_utils::v1::version(),
+        folio_silo::v1::version(),
+        folio_transform::v1::version(),
         // services: add each service version here
     ]
 }

@@ -7,5 +7,6 @@ mod auth;
 mod cli;
 mod errors;
 mod ops;
+mod transform;
 mod utils;
 mod versioning;
