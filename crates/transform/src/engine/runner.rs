@@ -355,17 +355,19 @@ fn new_intent(job: &Claimed, step_id: &str, name: &str, provider: &str) -> Inten
 
 fn push(intent: &mut Intent, status: &str, report: &Report) {
     let at: DateTime<Utc> = folio_store::now();
+    let mut args = report.args.clone();
+    // an action names the envelope it changed in its args; the event has a field for it
+    let silo_entry_id = args
+        .remove("silo_entry_id")
+        .and_then(|s| Uuid::parse_str(&s).ok());
     intent.events.push(Event {
         index: intent.events.len() as i64,
         status: status.to_string(),
         at,
         code: report.code.clone(),
         message: report.message.clone(),
-        args: report.args.clone(),
-        silo_entry_id: report
-            .args
-            .get("silo_entry_id")
-            .and_then(|s| Uuid::parse_str(s).ok()),
+        args,
+        silo_entry_id,
     });
     intent.updated_at = at;
 }
