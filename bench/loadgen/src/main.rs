@@ -66,7 +66,10 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     if latencies.is_empty() {
-        bail!("no request succeeded ({errors} errors)");
+        bail!(
+            "no request succeeded ({errors} non-2xx answers, {:.0}/s)",
+            errors as f64 / elapsed
+        );
     }
     latencies.sort_unstable();
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p) as usize] as f64 / 1000.0;
