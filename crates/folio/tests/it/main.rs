@@ -7,6 +7,7 @@ mod auth;
 mod cli;
 mod errors;
 mod ops;
+mod silo;
 mod transform;
 mod utils;
 mod versioning;
