@@ -7,6 +7,30 @@
 //! (`$1`, `$2`, ...) on both backends. Where the dialects differ, ask [`Backend`].
 //!
 //! Files (envelope attachments) live in a content-addressed [`Blobs`] store: a local folder or S3.
+//!
+//! # Adding a migration
+//! Add `NNNN_name.sql` to **both** `migrations/sqlite/` and `migrations/postgres/` (same number,
+//! same meaning). Files are embedded at compile time by `sqlx::migrate!` (a build script makes
+//! cargo notice new files) and applied in order by [`Store::open`]; applied files must never
+//! change (sqlx checks their checksums). On PostgreSQL sqlx holds an advisory lock while
+//! migrating, so nodes starting together are safe.
+//!
+//! # Writing portable SQL
+//! - Placeholders: `$1`, `$2`, ... on both backends; they bind by number, may repeat and may
+//!   appear out of order. Bind exactly as many values as the highest number.
+//! - Bindable/decodable types through `Any`: `bool`, `i16`/`i32`/`i64`, `f32`/`f64`, `String`/`&str`,
+//!   `Vec<u8>`/`&[u8]` and `Option` of these. Convert uuids with `to_string()`, times with
+//!   [`millis`]. Decode integers as `i64` (works for any integer column). Avoid `BOOLEAN`
+//!   columns (SQLite hands back integers): use `BIGINT` 0/1. Avoid `NUMERIC` results, e.g.
+//!   PostgreSQL's `SUM(bigint)`: write `CAST(SUM(x) AS BIGINT)`.
+//! - Upsert: `INSERT .. ON CONFLICT (col) DO NOTHING` or `.. DO UPDATE SET c = excluded.c`
+//!   works on both; so does `RETURNING`.
+//! - Unique violations: [`StoreError::is_unique_violation`] / [`StoreError::unique_as_conflict`].
+//!   On PostgreSQL a failed statement aborts its transaction, so inside one use `ON CONFLICT`.
+//! - Transactions that read and then write: [`Store::begin_write`] (`BEGIN IMMEDIATE` on SQLite).
+//!   Queue claims: append [`Backend::skip_locked`] to the claiming `SELECT`.
+//! - `LISTEN/NOTIFY`: `Any` has no listener; connect a `sqlx::postgres::PgListener` to
+//!   [`Store::database_url`] when [`Store::backend`] is [`Backend::Postgres`].
 
 mod blobs;
 mod db;

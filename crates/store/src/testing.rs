@@ -66,16 +66,14 @@ impl Drop for TestDb {
             return;
         };
         // Drop is synchronous and may run inside a runtime, so use a thread with its own.
-        let pool = self.store.pool().clone();
+        // The store's pool is not closed here: that would wait for tasks on the (now blocked)
+        // test runtime. `WITH (FORCE)` ends its sessions instead.
         let done = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .expect("tokio runtime for test cleanup");
-            rt.block_on(async move {
-                pool.close().await;
-                drop_postgres_database(&admin_url, &name).await
-            })
+            rt.block_on(drop_postgres_database(&admin_url, &name))
         })
         .join();
         if !matches!(done, Ok(Ok(()))) {

@@ -285,3 +285,12 @@ async fn local_blobs() {
     assert!(!other.exists(&hex).await.unwrap());
     assert!(Blobs::from_url("ftp://x").is_err());
 }
+
+#[test]
+fn s3_urls_parse() {
+    // Building does not contact the bucket; credentials are looked up on first use.
+    assert!(Blobs::from_url("s3://folio-bucket/some/prefix").is_ok());
+    assert!(Blobs::from_url("s3://folio-bucket").is_ok());
+    assert!(Blobs::from_url("s3:///prefix").is_err());
+    assert!(Blobs::from_url("file://relative/path").is_err());
+}
