@@ -1,0 +1,203 @@
+//! Envelope `PUT` throughput and latency over real HTTP (the silo/v1 router with auth, on an
+//! ephemeral port) against a raw insert of the same bytes into the same database, in one run.
+//!
+//! `cargo bench -p folio-silo --bench put` (SQLite; PostgreSQL too when
+//! `FOLIO_TEST_DATABASE_URL` is set). `SILO_BENCH_N` requests (default 2000), `SILO_BENCH_C`
+//! concurrent clients (default 8).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use folio_api::{Ctx, Registry, limits::Limits};
+use folio_silo::Silo;
+use folio_store::{Blobs, Store, testing};
+use uuid::Uuid;
+
+const EXAMPLE_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
+
+fn envelope() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/gobl/examples/de/out/invoice-de-rounding.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // Compact (literals and order kept): a realistic stored size.
+    gobl::json::parse(&text).unwrap().to_json_string()
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+struct Stats {
+    total: Duration,
+    latencies: Vec<Duration>,
+}
+
+impl Stats {
+    fn per_second(&self) -> f64 {
+        self.latencies.len() as f64 / self.total.as_secs_f64()
+    }
+    fn pct(&self, p: f64) -> Duration {
+        let mut l = self.latencies.clone();
+        l.sort();
+        l[((l.len() as f64 - 1.0) * p).round() as usize]
+    }
+}
+
+/// Runs `n` operations with `c` concurrent workers.
+async fn run<F, Fut>(n: usize, c: usize, op: F) -> Stats
+where
+    F: Fn(usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let op = Arc::new(op);
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..c {
+        let (op, next) = (op.clone(), next.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut lat = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    return lat;
+                }
+                let t = Instant::now();
+                op(i).await;
+                lat.push(t.elapsed());
+            }
+        }));
+    }
+    let mut latencies = Vec::new();
+    for t in tasks {
+        latencies.extend(t.await.unwrap());
+    }
+    Stats {
+        total: started.elapsed(),
+        latencies,
+    }
+}
+
+async fn bench(label: &str, store: Store, dir: &std::path::Path) {
+    let (n, c) = (
+        env_usize("SILO_BENCH_N", 2000),
+        env_usize("SILO_BENCH_C", 8),
+    );
+    let text = Arc::new(envelope());
+    sqlx::query("CREATE TABLE bench_raw (id TEXT NOT NULL PRIMARY KEY, data TEXT NOT NULL)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let limits = Limits {
+        rate_per_second: 1_000_000,
+        rate_burst: 1_000_000,
+        ..Limits::default()
+    };
+    let ctx = Ctx::new(store.clone(), limits.clone()).await.unwrap();
+    let ws = store.create_workspace("bench").await.unwrap();
+    let token = ctx.auth().issue(ws.id, None).await.unwrap().1;
+    let silo = Silo::new(
+        store.clone(),
+        Blobs::local(&dir.join("blobs")).unwrap(),
+        limits,
+    );
+    let app = folio_api::app::router(Registry::new(vec![folio_silo::v1::version()]).unwrap(), ctx)
+        .layer(axum::Extension(silo));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let client = reqwest::Client::new();
+
+    // Warm-up, then the measured runs (raw first, then PUT, then raw again to even out drift).
+    let raw = |store: Store, text: Arc<String>| {
+        move |_i: usize| {
+            let (store, text) = (store.clone(), text.clone());
+            async move {
+                sqlx::query("INSERT INTO bench_raw (id, data) VALUES ($1, $2)")
+                    .bind(Uuid::now_v7().to_string())
+                    .bind(text.as_str())
+                    .execute(store.pool())
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+    let put = {
+        let (client, base, token, text) =
+            (client.clone(), base.clone(), token.clone(), text.clone());
+        move |_i: usize| {
+            let (client, base, token, text) =
+                (client.clone(), base.clone(), token.clone(), text.clone());
+            async move {
+                let id = Uuid::now_v7().to_string();
+                let body = format!(r#"{{"data":{}}}"#, text.replace(EXAMPLE_UUID, &id));
+                let resp = client
+                    .put(format!("{base}/silo/v1/envelopes/{id}"))
+                    .bearer_auth(&token)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    resp.status(),
+                    200,
+                    "{}",
+                    resp.text().await.unwrap_or_default()
+                );
+                resp.bytes().await.unwrap();
+            }
+        }
+    };
+    run(100, c, raw(store.clone(), text.clone())).await;
+    run(100, c, put.clone()).await;
+    let raw1 = run(n, c, raw(store.clone(), text.clone())).await;
+    let puts = run(n, c, put).await;
+    let raw2 = run(n, c, raw(store.clone(), text.clone())).await;
+    let raw_rate = (raw1.per_second() + raw2.per_second()) / 2.0;
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{label}: envelope {} bytes, {n} requests, {c} concurrent",
+        text.len()
+    );
+    println!(
+        "  PUT /silo/v1/envelopes/{{id}}: {:8.0}/s  p50 {:6.2} ms  p99 {:6.2} ms",
+        puts.per_second(),
+        ms(puts.pct(0.5)),
+        ms(puts.pct(0.99))
+    );
+    for (name, r) in [
+        ("raw insert (before)", &raw1),
+        ("raw insert (after)", &raw2),
+    ] {
+        println!(
+            "  {name:<28} {:8.0}/s  p50 {:6.2} ms  p99 {:6.2} ms",
+            r.per_second(),
+            ms(r.pct(0.5)),
+            ms(r.pct(0.99))
+        );
+    }
+    println!(
+        "  ratio PUT / raw insert throughput: {:.2} (raw is {:.1}x faster)",
+        puts.per_second() / raw_rate,
+        raw_rate / puts.per_second()
+    );
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let db = testing::sqlite().await;
+        bench("sqlite", db.store.clone(), db.dir()).await;
+        if let Some(db) = testing::postgres().await {
+            bench("postgres", db.store.clone(), db.dir()).await;
+        }
+    });
+}
