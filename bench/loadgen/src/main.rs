@@ -54,7 +54,9 @@ async fn main() -> anyhow::Result<()> {
     let mut tasks = Vec::new();
     for _ in 0..args.connections {
         let (args, authority, body) = (args.clone(), authority.clone(), body.clone());
-        tasks.push(tokio::spawn(async move { connection(args, authority, body, deadline).await }));
+        tasks.push(tokio::spawn(async move {
+            connection(args, authority, body, deadline).await
+        }));
     }
     let started = Instant::now();
     let mut latencies = Vec::new();
@@ -123,7 +125,9 @@ async fn connection(
         let status = response.status();
         response.into_body().collect().await?;
         if status.is_success() {
-            outcome.latencies_us.push(started.elapsed().as_micros().min(u32::MAX as u128) as u32);
+            outcome
+                .latencies_us
+                .push(started.elapsed().as_micros().min(u32::MAX as u128) as u32);
         } else {
             outcome.errors += 1;
         }

@@ -14,7 +14,8 @@ pub const DEFAULT_WORKSPACE: &str = "default";
 /// Creates a workspace with everything a workspace needs (the services' per-workspace set-up).
 pub async fn create_workspace(store: &Store, name: &str) -> anyhow::Result<Workspace> {
     let workspace = store.create_workspace(name).await?;
-    // workspace set-up: services add their per-workspace initialisation here
+    // Each workspace signs with its own ES256 key, made with the workspace.
+    folio_silo::ensure_workspace_key(store, workspace.id).await?;
     Ok(workspace)
 }
 

@@ -45,25 +45,21 @@ pub async fn launch(
     }
     let blobs = open_blobs(&config.blobs)?;
     let registry = Registry::new(services)?;
-    #[allow(unused_mut)]
-    let mut app = folio_api::app::router(registry, ctx.clone());
-    let _ = &blobs;
-    // service state: services install their state as extensions and start their workers here
-    let silo = folio_silo::Silo::new(store.clone(), blobs.clone(), config.limits.clone());
-    app = app.layer(axum::Extension(silo.clone()));
+
+    // Service state: each service's domain handle is a request extension; workers share the
+    // shutdown token and finish or release their leases when it is cancelled.
+    let silo = folio_silo::Silo::new(store.clone(), blobs, config.limits.clone());
     let transform_config = folio_transform::TransformConfig::from_table(&config.transform)
         .and_then(|c| c.with_env())
         .map_err(anyhow::Error::msg)?;
     let transform = folio_transform::Transform::new(store.clone(), silo.clone(), transform_config);
-    app = app.layer(axum::Extension(transform.clone()));
-    let mut workers: Vec<JoinHandle<()>> = Vec::new();
-    // transform workers finish or release their leases when `shutdown` is cancelled
-    workers.push(transform.start(shutdown.clone()));
-
-    workers.push(tokio::spawn(prune_rate_limiter(
-        ctx.clone(),
-        shutdown.clone(),
-    )));
+    let app = folio_api::app::router(registry, ctx.clone())
+        .layer(axum::Extension(silo))
+        .layer(axum::Extension(transform.clone()));
+    let workers = vec![
+        transform.start(shutdown.clone()),
+        tokio::spawn(prune_rate_limiter(ctx.clone(), shutdown.clone())),
+    ];
 
     let public = TcpListener::bind(config.listen)
         .await

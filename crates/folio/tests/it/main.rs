@@ -6,6 +6,7 @@ mod harness;
 mod auth;
 mod cli;
 mod errors;
+mod gobl_cli;
 mod ops;
 mod silo;
 mod transform;

@@ -5,6 +5,7 @@ mod envelopes;
 mod files_states;
 mod paging;
 mod signing;
+mod validation;
 
 use reqwest::Method;
 use serde_json::{Value, json};

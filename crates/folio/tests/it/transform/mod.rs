@@ -84,6 +84,9 @@ pub fn verdict(job: &Value) -> String {
         .to_string()
 }
 
+/// Scripted answers of a receiver: status and optional JSON body, in order.
+type Script = Arc<Mutex<VecDeque<(u16, Option<Value>)>>>;
+
 /// A local webhook receiver: records what it gets and answers from a script (then 200).
 #[derive(Clone)]
 pub struct Receiver {
@@ -91,7 +94,7 @@ pub struct Receiver {
     pub url: String,
     /// Bodies and headers received.
     pub got: Arc<Mutex<Vec<(Value, HeaderMap)>>>,
-    script: Arc<Mutex<VecDeque<(u16, Option<Value>)>>>,
+    script: Script,
     /// Answer when the script is empty.
     pub default: Arc<Mutex<u16>>,
 }
