@@ -46,14 +46,17 @@ impl Silo {
             } else {
                 None
             },
+            new.allow_invalid,
         )?;
+        let faults = prepared.faults.clone().unwrap_or_default();
         let at = now();
         let version = prepared.version();
         let mut tx = self.store().begin_write().await?;
         let inserted = sqlx::query(
             "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
-             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint) \
-             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13) \
+             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
+             faults) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
              ON CONFLICT DO NOTHING",
         )
         .bind(workspace_id.to_string())
@@ -69,6 +72,7 @@ impl Silo {
         .bind(to_json(&new.tags))
         .bind(to_json(&new.meta))
         .bind(fingerprint.clone())
+        .bind(faults_column(&faults))
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -112,6 +116,7 @@ impl Silo {
             meta: new.meta,
             attachments: Vec::new(),
             data: Some(prepared.text),
+            faults,
         })
     }
 
@@ -208,8 +213,14 @@ impl Silo {
                     .as_ref()
                     .map(|k| k.public.as_slice())
                     .unwrap_or_default();
-                let prepared =
-                    ingest::prepare(&text, Some(id), self.limits().json_depth, keys, None)?;
+                let prepared = ingest::prepare(
+                    &text,
+                    Some(id),
+                    self.limits().json_depth,
+                    keys,
+                    None,
+                    update.allow_invalid,
+                )?;
                 if current.signed
                     && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())
                 {
@@ -268,6 +279,7 @@ impl Silo {
             id,
             text: env.to_json_string(),
             envelope: env,
+            faults: None,
         };
         let (folder, tags, meta) = (
             current.folder.clone(),
@@ -290,6 +302,7 @@ impl Silo {
             usize::MAX,
             &keys.public,
             Some(&keys.signing),
+            false,
         )?;
         if prepared.text == text {
             return Ok(current);
@@ -369,16 +382,25 @@ impl Silo {
     ) -> SiloResult<Entry> {
         let at = now();
         let mut tx = self.store().begin_write().await?;
-        let (version, digest, doc_schema, signed, data) = match &prepared {
+        let (version, digest, doc_schema, signed, data, faults) = match &prepared {
             Some(p) => {
                 let version = p.version();
                 insert_version(&mut tx, workspace_id, current.id, &version, at, &p.text).await?;
+                let digest = p.envelope.head.dig.val.clone();
+                // Faults describe the document: a rebuilt one brings its own; the same document
+                // (e.g. now signed) keeps them; another document that was not built has none.
+                let faults = match &p.faults {
+                    Some(faults) => faults.clone(),
+                    None if digest == current.digest => current.faults.clone(),
+                    None => Vec::new(),
+                };
                 (
                     version,
-                    p.envelope.head.dig.val.clone(),
+                    digest,
                     p.doc_schema(),
                     p.signed(),
                     Some(p.text.clone()),
+                    faults,
                 )
             }
             None => (
@@ -387,11 +409,12 @@ impl Silo {
                 current.doc_schema.clone(),
                 current.signed,
                 current.data.clone(),
+                current.faults.clone(),
             ),
         };
         let changed = sqlx::query(
             "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
-             version = $7, digest = $8, doc_schema = $9, signed = $10 \
+             version = $7, digest = $8, doc_schema = $9, signed = $10, faults = $12 \
              WHERE workspace_id = $1 AND id = $2 AND version = $11",
         )
         .bind(workspace_id.to_string())
@@ -405,6 +428,7 @@ impl Silo {
         .bind(doc_schema.clone())
         .bind(i64::from(signed))
         .bind(current.version.clone())
+        .bind(faults_column(&faults))
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -425,6 +449,7 @@ impl Silo {
             doc_schema,
             signed,
             data,
+            faults,
             ..current
         })
     }
@@ -450,6 +475,11 @@ async fn insert_version(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The `faults` column: JSON, or NULL when there are none.
+fn faults_column(faults: &[gobl::envelope::Fault]) -> Option<String> {
+    (!faults.is_empty()).then(|| to_json(&faults))
 }
 
 /// What makes two create requests "the same": the data's canonical form (whitespace and member

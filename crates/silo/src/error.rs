@@ -68,17 +68,8 @@ impl From<SiloError> for ApiError {
                 }
                 err
             }
-            SiloError::Faults { message, faults } => ApiError::validation(message).with_faults(
-                faults
-                    .into_iter()
-                    .map(|f| folio_api::Fault {
-                        provider: "gobl".into(),
-                        code: f.code,
-                        message: f.message,
-                        paths: f.paths,
-                    })
-                    .collect(),
-            ),
+            SiloError::Faults { message, faults } => ApiError::validation(message)
+                .with_faults(faults.into_iter().map(api_fault).collect()),
             SiloError::Limit(message) => ApiError::validation(message),
             SiloError::TooLarge(message) => ApiError::new(
                 axum::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -87,6 +78,16 @@ impl From<SiloError> for ApiError {
             ),
             SiloError::Store(err) => ApiError::from(err),
         }
+    }
+}
+
+/// A GOBL fault in the wire form (`provider` `gobl`).
+pub(crate) fn api_fault(f: gobl::envelope::Fault) -> folio_api::Fault {
+    folio_api::Fault {
+        provider: "gobl".into(),
+        code: f.code,
+        message: f.message,
+        paths: f.paths,
     }
 }
 

@@ -1,8 +1,14 @@
 //! Turning submitted JSON text into an envelope ready to store: shape checks with paths, digest
-//! and signature verification, enveloping (and calculating) bare documents, signing.
+//! and signature verification, building bare documents, signing.
 //!
-//! A full envelope that is stored without changes keeps its exact text, so `data` comes back
-//! byte for byte as it was sent.
+//! A bare document is built exactly as `folio gobl build` builds it (normalised, calculated,
+//! validated, enveloped): validation faults refuse it unless the caller allows invalid
+//! documents, in which case the faults travel with the envelope ([`Prepared::faults`]); a
+//! document that cannot be calculated is always refused.
+//!
+//! A full envelope (`head` and `doc`) is not rebuilt: its digest and signatures are checked and,
+//! stored without changes, it keeps its exact text, so `data` comes back byte for byte as it was
+//! sent. Allowing invalid documents does not matter for it.
 
 use gobl::envelope::{self, Envelope, FieldError, SCHEMA_BASE};
 use gobl::json::Value;
@@ -21,6 +27,10 @@ pub struct Prepared {
     pub text: String,
     /// The parsed envelope.
     pub envelope: Envelope,
+    /// What building a bare document found wrong with it (stored anyway because the caller
+    /// allowed invalid documents): `Some` (possibly empty) when the document was built, `None`
+    /// for a full envelope, which is not rebuilt.
+    pub faults: Option<Vec<envelope::Fault>>,
 }
 
 impl Prepared {
@@ -60,13 +70,15 @@ pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
 ///
 /// `keys` are the workspace's public keys: signatures claiming one of them must verify.
 /// With `sign`, the result is signed with `signer` (unless one of the workspace keys already
-/// signed it).
+/// signed it). With `allow_invalid`, a bare document that builds but does not validate is
+/// prepared anyway, its faults in [`Prepared::faults`]; without it, that is an error.
 pub fn prepare(
     text: &str,
     id: Option<Uuid>,
     max_depth: usize,
     keys: &[PublicKey],
     signer: Option<&PrivateKey>,
+    allow_invalid: bool,
 ) -> SiloResult<Prepared> {
     let value = parse(text, max_depth)?;
     let Value::Object(members) = &value else {
@@ -88,7 +100,7 @@ pub fn prepare(
             ));
         }
     };
-    let (mut env, keep_text) = if envelope::is_envelope(&value) {
+    let (mut env, faults) = if envelope::is_envelope(&value) {
         let env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
         check_schema(
             "data.doc.$schema",
@@ -104,12 +116,14 @@ pub fn prepare(
         }
         env.validate().map_err(SiloError::fault)?;
         verify_signatures(&env, keys)?;
-        (env, true)
+        (env, None)
     } else {
         check_schema("data.$schema", &schema)?;
         let id = id.unwrap_or_else(Uuid::now_v7);
-        (envelop(id, text, value)?, false)
+        let (env, faults) = build(id, text, allow_invalid)?;
+        (env, Some(faults))
     };
+    let keep_text = faults.is_none();
     let mut changed = !keep_text;
     if let Some(key) = signer {
         let already = env
@@ -131,6 +145,7 @@ pub fn prepare(
         id: env.head.uuid,
         text,
         envelope: env,
+        faults,
     })
 }
 
@@ -148,42 +163,49 @@ fn check_schema(path: &str, schema: &str) -> SiloResult<()> {
     }
 }
 
-/// Envelopes a bare document: billing documents are calculated first (as GOBL does when it
-/// envelopes them, without validation: the silo stores drafts too); others are carried as-is.
-fn envelop(id: Uuid, text: &str, doc: Value) -> SiloResult<Envelope> {
-    let calculated = doc
-        .get("$schema")
-        .and_then(Value::as_str)
-        .is_some_and(|s| s.starts_with("https://gobl.org/draft-0/bill/"));
-    if !calculated {
-        return Envelope::wrap(id, doc).map_err(SiloError::fault);
-    }
+/// Builds a bare document as `folio gobl build` does: normalised, calculated, validated and
+/// enveloped under `id`. Returns the envelope and the validation faults, which are only
+/// accepted (and then returned) with `allow_invalid`; a calculation error is always refused.
+fn build(
+    id: Uuid,
+    text: &str,
+    allow_invalid: bool,
+) -> SiloResult<(Envelope, Vec<envelope::Fault>)> {
     let input: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))?;
     let opts = gobl::builder::BuildOptions {
         uuid: Some(id),
-        skip_validation: true,
+        skip_validation: false,
     };
-    let built = gobl::builder::build_with(input, &opts).map_err(|invalid| {
-        let faults: Vec<envelope::Fault> = invalid
-            .faults
-            .0
-            .into_iter()
-            .map(|f| {
-                let path = f.path.trim_start_matches('$').trim_start_matches('.');
-                let path = if path.is_empty() {
-                    "doc".to_owned()
-                } else {
-                    format!("doc.{path}")
-                };
-                envelope::Fault::new(&f.code, f.message, vec![path])
-            })
-            .collect();
-        SiloError::Faults {
-            message: "the document cannot be calculated".into(),
-            faults,
+    let (built, faults) = match gobl::builder::build_with(input, &opts) {
+        Ok(built) => (built, Vec::new()),
+        Err(invalid) => {
+            let calculated = !invalid.envelope.is_null();
+            let faults: Vec<envelope::Fault> = invalid
+                .faults
+                .0
+                .iter()
+                .map(gobl::validate::Fault::to_envelope_fault)
+                .collect();
+            if !calculated {
+                return Err(SiloError::Faults {
+                    message: "the document cannot be calculated".into(),
+                    faults,
+                });
+            }
+            if !allow_invalid {
+                return Err(SiloError::Faults {
+                    message: format!(
+                        "the document is not valid ({} fault{}); send \"allow_invalid\": true to store it anyway",
+                        faults.len(),
+                        if faults.len() == 1 { "" } else { "s" }
+                    ),
+                    faults,
+                });
+            }
+            (invalid.envelope, faults)
         }
-    })?;
+    };
     let text = serde_json::to_string(&built).map_err(|e| {
         SiloError::invalid(
             "data",
@@ -194,7 +216,7 @@ fn envelop(id: Uuid, text: &str, doc: Value) -> SiloResult<Envelope> {
     let mut env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
     // The builder hashed its own number representation; hash what is stored.
     env.refresh_digest().map_err(SiloError::fault)?;
-    Ok(env)
+    Ok((env, faults))
 }
 
 /// Signatures must be well-formed and name this head's uuid and digest; those made with one

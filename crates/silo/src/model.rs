@@ -38,6 +38,10 @@ pub struct Entry {
     pub attachments: Vec<FileInfo>,
     /// The GOBL envelope as JSON text, exactly as stored; `None` in lists.
     pub data: Option<String>,
+    /// What validation found wrong with the document when it was built from a bare document
+    /// and stored anyway (`allow_invalid`); empty for valid documents and for full envelopes,
+    /// which are not rebuilt.
+    pub faults: Vec<gobl::envelope::Fault>,
 }
 
 impl Entry {
@@ -72,6 +76,10 @@ pub struct NewEnvelope {
     pub meta: BTreeMap<String, String>,
     /// Sign the envelope with the workspace key.
     pub sign: bool,
+    /// Store a bare document even when validation finds faults (they are recorded on the
+    /// entry); without it such a document is refused. Full envelopes are not rebuilt, so it
+    /// does not matter for them.
+    pub allow_invalid: bool,
 }
 
 /// A change to an envelope (`PATCH`); `None` leaves a field as it is.
@@ -85,6 +93,9 @@ pub struct EnvelopeUpdate {
     pub tags: Option<Vec<String>>,
     /// New metadata.
     pub meta: Option<BTreeMap<String, String>>,
+    /// Accept new `data` that is a bare document with validation faults (see
+    /// [`NewEnvelope::allow_invalid`]).
+    pub allow_invalid: bool,
 }
 
 /// A file attached to an envelope.

@@ -11,7 +11,7 @@ use crate::model::{Entry, FileInfo, State};
 
 /// Columns of an envelope row (table alias `e`).
 pub const ENTRY_COLUMNS: &str = "e.id, e.created_at, e.updated_at, e.key, e.folder, e.env_schema, \
-    e.doc_schema, e.digest, e.signed, e.state, e.version, e.tags, e.meta, e.fingerprint";
+    e.doc_schema, e.digest, e.signed, e.state, e.version, e.tags, e.meta, e.fingerprint, e.faults";
 
 /// Columns of a file row.
 pub const FILE_COLUMNS: &str =
@@ -60,6 +60,7 @@ pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
             meta: json::<BTreeMap<String, String>>(&meta)?,
             attachments: Vec::new(),
             data: None,
+            faults: opt_json(row.try_get("faults")?)?.unwrap_or_default(),
         },
         row.try_get("fingerprint")?,
     ))

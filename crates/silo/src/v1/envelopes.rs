@@ -20,7 +20,8 @@ use crate::{Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EnvelopeIn {
     /// A GOBL envelope (`$schema` `https://gobl.org/draft-0/envelope`) or a bare GOBL document,
-    /// which is enveloped (billing documents are calculated first).
+    /// which is built as `folio gobl build` builds it (normalised, calculated, validated) and
+    /// enveloped. A full envelope is stored as sent (its digest must match).
     #[schema(value_type = Object)]
     pub data: Option<Box<RawValue>>,
     /// Optional key, unique in the workspace.
@@ -33,6 +34,11 @@ pub struct EnvelopeIn {
     pub meta: Option<BTreeMap<String, String>>,
     /// Sign the envelope with the workspace's key (see `GET /silo/v1/keys`).
     pub sign: Option<bool>,
+    /// Store a bare document even when validation finds faults; they are recorded as the
+    /// resource's `faults`. Without it such a document is refused (422 with `faults`) and
+    /// nothing is stored. A document that cannot be calculated is always refused. Full
+    /// envelopes are not rebuilt, so it does not matter for them.
+    pub allow_invalid: Option<bool>,
 }
 
 /// Body of `PATCH /silo/v1/envelopes/{id}`: absent or `null` fields are left as they are.
@@ -48,6 +54,8 @@ pub struct EnvelopePatch {
     pub tags: Option<Vec<String>>,
     /// New metadata.
     pub meta: Option<BTreeMap<String, String>>,
+    /// Accept new `data` that is a bare document with validation faults (as on `PUT`).
+    pub allow_invalid: Option<bool>,
 }
 
 /// A digest.
@@ -99,6 +107,10 @@ pub struct EnvelopeOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub data: Option<Box<RawValue>>,
+    /// What validation found wrong with the document, when it was stored despite faults
+    /// (`allow_invalid`); absent when there are none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faults: Option<Vec<folio_api::Fault>>,
 }
 
 impl EnvelopeOut {
@@ -109,6 +121,13 @@ impl EnvelopeOut {
             None => None,
         };
         let typ = entry.typ().to_owned();
+        let faults = (!entry.faults.is_empty()).then(|| {
+            entry
+                .faults
+                .into_iter()
+                .map(crate::error::api_fault)
+                .collect()
+        });
         Ok(EnvelopeOut {
             attachments: entry
                 .attachments
@@ -133,6 +152,7 @@ impl EnvelopeOut {
             tags: entry.tags,
             meta: entry.meta,
             data,
+            faults,
         })
     }
 }
@@ -195,14 +215,18 @@ fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
         tags: or_default(body.tags),
         meta: or_default(body.meta),
         sign: body.sign.unwrap_or(false),
+        allow_invalid: body.allow_invalid.unwrap_or(false),
     })
 }
 
 /// Store an envelope under a client-chosen id.
 ///
 /// `data` is a GOBL envelope (its digest must match its document and `head.uuid` must equal
-/// `{id}`) or a bare GOBL document, which is enveloped under `{id}`. Repeating the same request
-/// returns the stored envelope; the same id with other content, or a used `key`, is 409.
+/// `{id}`) or a bare GOBL document, which is built (normalised, calculated, validated) and
+/// enveloped under `{id}`. A bare document with validation faults is 422 with `faults`, unless
+/// `allow_invalid` is true: then it is stored and the faults are recorded on the resource.
+/// Repeating the same request returns the stored envelope; the same id with other content, or a
+/// used `key`, is 409.
 #[utoipa::path(put, path = "/silo/v1/envelopes/{id}", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id (the GOBL head.uuid).")),
     request_body = EnvelopeIn,
@@ -326,6 +350,7 @@ async fn update(
         folder: body.folder,
         tags: body.tags,
         meta: body.meta,
+        allow_invalid: body.allow_invalid.unwrap_or(false),
     };
     let entry = silo.update(caller.workspace_id, id, update).await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))

@@ -208,7 +208,7 @@ async fn a_full_envelope_is_not_rebuilt_and_a_calculation_error_is_always_refuse
 
         // A document that cannot be calculated is refused even with allow_invalid.
         let mut broken = invoice("B98602642");
-        broken["currency"] = json!("NOPE");
+        broken["$tags"] = json!(["no-such-tag"]);
         let other = Uuid::new_v4();
         let err = app
             .put(
