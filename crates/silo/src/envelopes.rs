@@ -27,17 +27,17 @@ impl Silo {
             &new.tags,
             &new.meta,
         )?;
-        let value = ingest::parse(&new.data, self.limits().json_depth)?;
-        let fingerprint = fingerprint(&value, &new)?;
+        let mut input = ingest::Input::parse(&new.data, self.limits().json_depth)?;
+        let (fingerprint, doc_digest) = fingerprint(&input.value, &new)?;
+        input.doc_digest = doc_digest;
         let keys = if new.sign || new.data.contains("\"sigs\"") {
             Some(self.keys(workspace_id).await?)
         } else {
             None
         };
         let prepared = ingest::prepare(
-            &new.data,
+            &input,
             new.id,
-            self.limits().json_depth,
             keys.as_ref()
                 .map(|k| k.public.as_slice())
                 .unwrap_or_default(),
@@ -213,14 +213,8 @@ impl Silo {
                     .as_ref()
                     .map(|k| k.public.as_slice())
                     .unwrap_or_default();
-                let prepared = ingest::prepare(
-                    &text,
-                    Some(id),
-                    self.limits().json_depth,
-                    keys,
-                    None,
-                    update.allow_invalid,
-                )?;
+                let input = ingest::Input::parse(&text, self.limits().json_depth)?;
+                let prepared = ingest::prepare(&input, Some(id), keys, None, update.allow_invalid)?;
                 if current.signed
                     && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())
                 {
@@ -297,9 +291,8 @@ impl Silo {
         let keys = self.keys(workspace_id).await?;
         let text = current.data.clone().unwrap_or_default();
         let prepared = ingest::prepare(
-            &text,
+            &ingest::Input::parse(&text, usize::MAX)?,
             Some(id),
-            usize::MAX,
             &keys.public,
             Some(&keys.signing),
             false,
@@ -483,17 +476,53 @@ fn faults_column(faults: &[gobl::envelope::Fault]) -> Option<String> {
 }
 
 /// What makes two create requests "the same": the data's canonical form (whitespace and member
-/// order do not matter) and the labels.
-fn fingerprint(data: &gobl::json::Value, new: &NewEnvelope) -> SiloResult<String> {
-    let data =
-        gobl::canonical::canonical(data).map_err(|e| SiloError::invalid("data", e.to_string()))?;
+/// order do not matter) and the labels. Also returns the digest of the canonical `doc` member,
+/// when there is one, which is written on the way (see [`ingest::Input::doc_digest`]).
+fn fingerprint(
+    data: &gobl::json::Value,
+    new: &NewEnvelope,
+) -> SiloResult<(String, Option<String>)> {
+    let (data, doc_digest) =
+        canonical_with_doc_digest(data).map_err(|e| SiloError::invalid("data", e.to_string()))?;
     let mut hasher = Sha256::new();
     hasher.update(data.as_bytes());
     let labels = serde_json::json!({
         "key": new.key, "folder": new.folder, "tags": new.tags, "meta": new.meta, "sign": new.sign,
     });
     hasher.update(labels.to_string().as_bytes());
-    Ok(hex::encode(hasher.finalize()))
+    Ok((hex::encode(hasher.finalize()), doc_digest))
+}
+
+/// The canonical JSON of `value` (the same text as [`gobl::canonical::canonical`]), written
+/// member by member at the top level so that the `doc` member's canonical form, and so its
+/// digest, comes out of the same pass.
+fn canonical_with_doc_digest(
+    value: &gobl::json::Value,
+) -> Result<(String, Option<String>), gobl::canonical::CanonicalError> {
+    use gobl::canonical::canonical;
+    use gobl::json::Value;
+    let Value::Object(members) = value else {
+        return Ok((canonical(value)?, None));
+    };
+    let mut sorted: Vec<&(String, Value)> = members.iter().filter(|(_, v)| !v.is_null()).collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::with_capacity(1024);
+    let mut doc_digest = None;
+    out.push('{');
+    for (i, (key, member)) in sorted.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&canonical(&Value::String(key.clone()))?);
+        out.push(':');
+        let text = canonical(member)?;
+        if key == "doc" {
+            doc_digest = Some(hex::encode(Sha256::digest(text.as_bytes())));
+        }
+        out.push_str(&text);
+    }
+    out.push('}');
+    Ok((out, doc_digest))
 }
 
 /// Labels are short single-line strings.
@@ -531,5 +560,34 @@ fn check_labels(
         Ok(())
     } else {
         Err(SiloError::Invalid(bad))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_by_member_canonical_form_is_the_canonical_form() {
+        let cases = [
+            r#"{"$schema":"https://gobl.org/draft-0/envelope","head":{"uuid":"x","dig":{"alg":"sha256","val":"0"}},"doc":{"b":1.50,"a":[null,2],"z":null},"sigs":[]}"#,
+            r#"{"doc":{"\u00e9":"é","n":-0,"e":1e3}, "é":null, "a\"b":true}"#,
+            r#"{}"#,
+            r#"[1,{"b":2,"a":1}]"#,
+            r#""text""#,
+        ];
+        for text in cases {
+            let value = gobl::json::parse(text).unwrap();
+            let (canonical, doc_digest) = canonical_with_doc_digest(&value).unwrap();
+            assert_eq!(
+                canonical,
+                gobl::canonical::canonical(&value).unwrap(),
+                "{text}"
+            );
+            let want = value
+                .get("doc")
+                .map(|doc| gobl::digest::digest(doc).unwrap().val);
+            assert_eq!(doc_digest, want, "{text}");
+        }
     }
 }

@@ -59,6 +59,30 @@ pub fn version_of(text: &str) -> String {
     hex::encode(&digest[..8])
 }
 
+/// Submitted JSON text, parsed once.
+#[derive(Debug, Clone)]
+pub struct Input<'a> {
+    /// The text as sent.
+    pub text: &'a str,
+    /// The parsed text.
+    pub value: Value,
+    /// When known: the sha256 (lowercase hex) of the canonical `doc` member, computed with the
+    /// request's fingerprint, so that a full envelope's digest check does not canonicalise the
+    /// document a second time.
+    pub doc_digest: Option<String>,
+}
+
+impl<'a> Input<'a> {
+    /// Parses `text` under the depth limit.
+    pub fn parse(text: &'a str, max_depth: usize) -> SiloResult<Input<'a>> {
+        Ok(Input {
+            text,
+            value: parse(text, max_depth)?,
+            doc_digest: None,
+        })
+    }
+}
+
 /// Parses JSON text under the depth limit; errors name `data`.
 pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
     gobl::json::parse_with_limit(text, max_depth)
@@ -73,15 +97,19 @@ pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
 /// signed it). With `allow_invalid`, a bare document that builds but does not validate is
 /// prepared anyway, its faults in [`Prepared::faults`]; without it, that is an error.
 pub fn prepare(
-    text: &str,
+    input: &Input<'_>,
     id: Option<Uuid>,
-    max_depth: usize,
     keys: &[PublicKey],
     signer: Option<&PrivateKey>,
     allow_invalid: bool,
 ) -> SiloResult<Prepared> {
-    let value = parse(text, max_depth)?;
-    let Value::Object(members) = &value else {
+    let Input {
+        text,
+        value,
+        doc_digest,
+    } = input;
+    let text: &str = text;
+    let Value::Object(members) = value else {
         return Err(SiloError::invalid(
             "data",
             format!(
@@ -100,8 +128,8 @@ pub fn prepare(
             ));
         }
     };
-    let (mut env, faults) = if envelope::is_envelope(&value) {
-        let env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
+    let (mut env, faults) = if envelope::is_envelope(value) {
+        let env = Envelope::from_value(value).map_err(|errs| field_errors("data", errs))?;
         check_schema(
             "data.doc.$schema",
             env.document_schema().unwrap_or_default(),
@@ -114,7 +142,16 @@ pub fn prepare(
                 format!("must equal the envelope id {id}"),
             ));
         }
-        env.validate().map_err(SiloError::fault)?;
+        // The digest already computed from the same document (see `Input::doc_digest`) spares
+        // canonicalising it again; anything else goes through the full check and its faults.
+        let checked = doc_digest.as_deref().is_some_and(|dig| {
+            env.head.dig.alg == gobl::digest::SHA256
+                && env.head.dig.val == dig
+                && (env.head.stamps.is_empty() || !env.sigs.is_empty())
+        });
+        if !checked {
+            env.validate().map_err(SiloError::fault)?;
+        }
         verify_signatures(&env, keys)?;
         (env, None)
     } else {
