@@ -57,9 +57,9 @@ struct Outcome {
     problems: Vec<String>,
 }
 
-fn run_example(input: &Path, output: &Path) -> Outcome {
+fn run_example(base: &Path, input: &Path, output: &Path) -> Outcome {
     let name = input
-        .strip_prefix(examples_dir())
+        .strip_prefix(base)
         .unwrap_or(input)
         .display()
         .to_string();
@@ -116,13 +116,8 @@ fn run_example(input: &Path, output: &Path) -> Outcome {
     o
 }
 
-#[test]
-fn examples_match_reference() {
-    let dir = examples_dir();
-    if !dir.is_dir() {
-        println!("conformance skipped: {} not found", dir.display());
-        return;
-    }
+/// Builds every `<cc>/<name>.{yaml,json}` under `dir` that has an `<cc>/out/<name>.json`.
+fn walk(dir: &Path) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
     let mut ccs: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -146,25 +141,17 @@ fn examples_match_reference() {
             let stem = f.file_stem().unwrap().to_str().unwrap();
             let out = cc.join("out").join(format!("{stem}.json"));
             if out.is_file() {
-                outcomes.push(run_example(&f, &out));
+                outcomes.push(run_example(dir, &f, &out));
             }
         }
     }
-    let plain: Vec<&Outcome> = outcomes.iter().filter(|o| o.addons.is_empty()).collect();
-    let plain_known: Vec<&&Outcome> = plain.iter().filter(|o| o.regime_known).collect();
-    let with: Vec<&Outcome> = outcomes.iter().filter(|o| !o.addons.is_empty()).collect();
-    let n = |v: &[&Outcome]| v.iter().filter(|o| o.ok).count();
-    let total_ok = outcomes.iter().filter(|o| o.ok).count();
-    println!("{total_ok} of {} examples match", outcomes.len());
-    println!("  without add-ons: {} of {} match", n(&plain), plain.len());
-    println!(
-        "    in folio's eight regimes: {} of {} match",
-        plain_known.iter().filter(|o| o.ok).count(),
-        plain_known.len()
-    );
-    println!("  with add-ons:    {} of {} match", n(&with), with.len());
+    outcomes
+}
+
+/// Prints the failures of non-add-on examples and the add-ons blocking the others.
+fn report_failures(outcomes: &[Outcome]) {
     let mut blocking: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for o in &outcomes {
+    for o in outcomes {
         if o.ok {
             continue;
         }
@@ -188,6 +175,57 @@ fn examples_match_reference() {
     for (addons, names) in &blocking {
         println!("blocked by add-on {addons}: {}", names.join(", "));
     }
+}
+
+/// An optional second folder of examples (same layout), given by `GOBL_EXTRA_EXAMPLES`; its
+/// figures are reported separately and assert nothing.
+fn report_extra() {
+    let Some(dir) = std::env::var_os("GOBL_EXTRA_EXAMPLES") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    if !dir.is_dir() {
+        println!("extra: {} not found", dir.display());
+        return;
+    }
+    let outcomes = walk(&dir);
+    let ok = outcomes.iter().filter(|o| o.ok).count();
+    println!("extra: {ok} of {} match", outcomes.len());
+    let plain_known: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.addons.is_empty() && o.regime_known)
+        .collect();
+    println!(
+        "extra: without add-ons in folio's eight regimes: {} of {} match",
+        plain_known.iter().filter(|o| o.ok).count(),
+        plain_known.len()
+    );
+    report_failures(&outcomes);
+}
+
+#[test]
+fn examples_match_reference() {
+    report_extra();
+    let dir = examples_dir();
+    if !dir.is_dir() {
+        println!("conformance skipped: {} not found", dir.display());
+        return;
+    }
+    let outcomes = walk(&dir);
+    let plain: Vec<&Outcome> = outcomes.iter().filter(|o| o.addons.is_empty()).collect();
+    let plain_known: Vec<&&Outcome> = plain.iter().filter(|o| o.regime_known).collect();
+    let with: Vec<&Outcome> = outcomes.iter().filter(|o| !o.addons.is_empty()).collect();
+    let n = |v: &[&Outcome]| v.iter().filter(|o| o.ok).count();
+    let total_ok = outcomes.iter().filter(|o| o.ok).count();
+    println!("{total_ok} of {} examples match", outcomes.len());
+    println!("  without add-ons: {} of {} match", n(&plain), plain.len());
+    println!(
+        "    in folio's eight regimes: {} of {} match",
+        plain_known.iter().filter(|o| o.ok).count(),
+        plain_known.len()
+    );
+    println!("  with add-ons:    {} of {} match", n(&with), with.len());
+    report_failures(&outcomes);
     for o in outcomes.iter().filter(|o| !o.ok && !o.addons.is_empty()) {
         println!(
             "  add-on example {}: {} differences, first: {}",
