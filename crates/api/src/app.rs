@@ -35,7 +35,7 @@ pub struct Attribution {
 /// Builds the public router. `ctx` and the discovery catalog are installed as extensions;
 /// services add their own extensions on the returned router.
 pub fn router(registry: Registry, ctx: Ctx) -> Router {
-    let catalog = registry.catalog();
+    let catalog = Arc::new(registry.catalog());
     let body_limit = ctx.limits().body_bytes;
     let mut app = Router::new();
     for (service, version, routes, lifecycle, doc) in registry.into_versions() {
@@ -230,9 +230,4 @@ async fn json_errors(req: Request, next: Next) -> Response {
         HeaderValue::from_static("application/json"),
     );
     Response::from_parts(parts, fresh.into_body())
-}
-
-/// Discovery as the catalog stands now (a handler for `utils`' `services` endpoint can call this).
-pub fn discovery(catalog: &Catalog) -> Catalog {
-    catalog.as_of_now()
 }

@@ -5,7 +5,9 @@
 //! `alg: none` or any algorithm other than HS256) is the same 401 with the JSON error body; the
 //! message says which, the log says which token.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::FromRequestParts;
 use axum::http::header;
@@ -33,23 +35,100 @@ pub struct Claims {
     pub exp: Option<i64>,
 }
 
+/// Authentication settings: the `[auth]` table of `folio.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthSettings {
+    /// How long a token's database record (revocation, expiry) is trusted before it is read
+    /// again, in milliseconds: a revocation reaches every node within this time. `0` reads the
+    /// record on every request.
+    pub token_cache_ms: u64,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        AuthSettings {
+            token_cache_ms: 1000,
+        }
+    }
+}
+
+/// Token records read recently, so a busy token costs one database read per `ttl`, not one per
+/// request (the read dominates a request's cost otherwise).
+#[derive(Default)]
+struct RecordCache {
+    entries: Mutex<HashMap<Uuid, (TokenRecord, Instant)>>,
+}
+
+impl RecordCache {
+    fn get(&self, id: Uuid, ttl: Duration) -> Option<TokenRecord> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .get(&id)
+            .filter(|(_, read_at)| read_at.elapsed() < ttl)
+            .map(|(record, _)| record.clone())
+    }
+
+    fn put(&self, record: TokenRecord) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.insert(record.id, (record, Instant::now()));
+    }
+
+    fn prune(&self, ttl: Duration) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|_, (_, read_at)| read_at.elapsed() < ttl);
+    }
+}
+
 /// Issues and verifies tokens with the server secret.
 #[derive(Clone)]
 pub struct Authenticator {
     store: Store,
     encoding: Arc<EncodingKey>,
     decoding: Arc<DecodingKey>,
+    cache: Arc<RecordCache>,
+    ttl: Duration,
 }
 
 impl Authenticator {
-    /// Loads (or creates, on first start) the server secret.
+    /// Loads (or creates, on first start) the server secret; reads token records on every
+    /// verification (what the command line wants).
     pub async fn new(store: Store) -> Result<Self, folio_store::StoreError> {
+        Self::with_settings(store, &AuthSettings { token_cache_ms: 0 }).await
+    }
+
+    /// Loads (or creates, on first start) the server secret, with the given settings.
+    pub async fn with_settings(
+        store: Store,
+        settings: &AuthSettings,
+    ) -> Result<Self, folio_store::StoreError> {
         let secret = store.server_secret().await?;
         Ok(Authenticator {
             store,
             encoding: Arc::new(EncodingKey::from_secret(&secret)),
             decoding: Arc::new(DecodingKey::from_secret(&secret)),
+            cache: Arc::new(RecordCache::default()),
+            ttl: Duration::from_millis(settings.token_cache_ms),
         })
+    }
+
+    /// Drops cached records older than the cache's lifetime.
+    pub fn prune(&self) {
+        self.cache.prune(self.ttl);
+    }
+
+    /// The token's record, from the cache while it is fresh, else from the store.
+    async fn record(&self, id: Uuid) -> Result<Option<TokenRecord>, ApiError> {
+        if !self.ttl.is_zero() {
+            if let Some(record) = self.cache.get(id, self.ttl) {
+                return Ok(Some(record));
+            }
+        }
+        let record = self.store.token(id).await.map_err(ApiError::from)?;
+        if let (Some(record), false) = (&record, self.ttl.is_zero()) {
+            self.cache.put(record.clone());
+        }
+        Ok(record)
     }
 
     /// Records a new token for a workspace and returns its id and its text.
@@ -99,10 +178,8 @@ impl Authenticator {
             })?
             .claims;
         let record = self
-            .store
-            .token(claims.jti)
-            .await
-            .map_err(ApiError::from)?
+            .record(claims.jti)
+            .await?
             .ok_or_else(|| ApiError::unauthorized("the token is not known to this server"))?;
         if record.revoked_at.is_some() {
             return Err(ApiError::unauthorized("the token has been revoked"));

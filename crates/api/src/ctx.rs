@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use folio_store::Store;
 
-use crate::auth::Authenticator;
+use crate::auth::{AuthSettings, Authenticator};
 use crate::limits::{Limits, RateLimiter};
 
 /// Shared by all services; installed as a request extension by the registry's router.
@@ -21,9 +21,18 @@ struct Inner {
 }
 
 impl Ctx {
-    /// Builds the context (loads the server secret from the store).
+    /// Builds the context with default authentication settings.
     pub async fn new(store: Store, limits: Limits) -> Result<Self, folio_store::StoreError> {
-        let auth = Authenticator::new(store.clone()).await?;
+        Self::with_auth(store, limits, &AuthSettings::default()).await
+    }
+
+    /// Builds the context (loads the server secret from the store).
+    pub async fn with_auth(
+        store: Store,
+        limits: Limits,
+        auth: &AuthSettings,
+    ) -> Result<Self, folio_store::StoreError> {
+        let auth = Authenticator::with_settings(store.clone(), auth).await?;
         let rate = RateLimiter::new(&limits);
         Ok(Ctx {
             inner: Arc::new(Inner {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use folio_api::auth::AuthSettings;
 use folio_api::limits::Limits;
 use serde::Deserialize;
 
@@ -64,6 +65,7 @@ struct FileConfig {
     blobs: Option<String>,
     log_format: Option<LogFormat>,
     limits: Option<Limits>,
+    auth: Option<AuthSettings>,
     transform: Option<toml::Table>,
 }
 
@@ -84,6 +86,8 @@ pub struct Config {
     pub log_format: LogFormat,
     /// API limits.
     pub limits: Limits,
+    /// Authentication settings.
+    pub auth: AuthSettings,
     /// The `[transform]` table of the file, for the transform service's own settings.
     pub transform: toml::Table,
 }
@@ -100,6 +104,7 @@ impl Config {
             data,
             log_format: LogFormat::Text,
             limits: Limits::default(),
+            auth: AuthSettings::default(),
             transform: toml::Table::new(),
         }
     }
@@ -127,6 +132,7 @@ impl Config {
             .unwrap_or(config.ops_listen);
         config.log_format = args.log_format.or(file.log_format).unwrap_or_default();
         config.limits = file.limits.unwrap_or_default();
+        config.auth = file.auth.unwrap_or_default();
         config.transform = file.transform.unwrap_or_default();
         Ok(config)
     }

@@ -39,7 +39,7 @@ pub async fn launch(
     let store = Store::open(&config.database)
         .await
         .with_context(|| format!("opening database {}", redact(&config.database)))?;
-    let ctx = Ctx::new(store.clone(), config.limits.clone()).await?;
+    let ctx = Ctx::with_auth(store.clone(), config.limits.clone(), &config.auth).await?;
     if let Some(path) = bootstrap::first_start(&store, ctx.auth(), &config.data).await? {
         tracing::info!(path = %path.display(), "first start: created workspace 'default'; its token is in this file");
     }
@@ -58,7 +58,7 @@ pub async fn launch(
         .layer(axum::Extension(transform.clone()));
     let workers = vec![
         transform.start(shutdown.clone()),
-        tokio::spawn(prune_rate_limiter(ctx.clone(), shutdown.clone())),
+        tokio::spawn(prune_per_token_state(ctx.clone(), shutdown.clone())),
     ];
 
     let public = TcpListener::bind(config.listen)
@@ -113,13 +113,16 @@ fn open_blobs(spec: &str) -> anyhow::Result<folio_store::Blobs> {
     Ok(blobs)
 }
 
-/// The rate limiter keeps a bucket per token; forget idle ones now and then.
-async fn prune_rate_limiter(ctx: Ctx, shutdown: CancellationToken) {
+/// The rate limiter and the token cache keep an entry per token; forget idle ones now and then.
+async fn prune_per_token_state(ctx: Ctx, shutdown: CancellationToken) {
     let mut tick = tokio::time::interval(Duration::from_secs(60));
     loop {
         tokio::select! {
             _ = shutdown.cancelled() => return,
-            _ = tick.tick() => ctx.rate_limiter().retain_recent(),
+            _ = tick.tick() => {
+                ctx.rate_limiter().retain_recent();
+                ctx.auth().prune();
+            }
         }
     }
 }

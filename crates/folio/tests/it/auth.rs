@@ -132,3 +132,40 @@ async fn tokens_are_bound_to_their_workspace() {
         .unwrap();
     assert_ne!(claims["wsp"], default.id.to_string());
 }
+
+#[tokio::test]
+async fn revocation_reaches_a_running_server_within_the_token_cache_lifetime() {
+    for cache_ms in [0u64, 300] {
+        let app = TestApp::start_with(
+            folio_store::testing::sqlite().await,
+            |c| c.auth.token_cache_ms = cache_ms,
+            folio::services::all(),
+        )
+        .await;
+        let store = app.db.store.clone();
+        let auth = Authenticator::new(store.clone()).await.unwrap();
+        let workspace = store.workspace_by_name("default").await.unwrap().unwrap();
+        let (id, token) = auth.issue(workspace.id, None).await.unwrap();
+        let header = format!("Bearer {token}");
+        ping_with(&app, Some(&header)).await.expect(200);
+        assert!(store.revoke_token(id).await.unwrap());
+        let revoked_at = std::time::Instant::now();
+        if cache_ms == 0 {
+            ping_with(&app, Some(&header)).await.expect(401);
+            continue;
+        }
+        loop {
+            let resp = ping_with(&app, Some(&header)).await;
+            if resp.status == 401 {
+                break;
+            }
+            resp.expect(200);
+            assert!(
+                revoked_at.elapsed() < std::time::Duration::from_millis(cache_ms + 700),
+                "still accepted {:?} after revocation",
+                revoked_at.elapsed()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+}

@@ -1,5 +1,7 @@
 //! `GET /utils/v1/services`: discovery of every service, its versions and their status.
 
+use std::sync::Arc;
+
 use axum::{Extension, Json};
 use folio_api::registry::Catalog;
 use folio_api::{ApiResult, Caller};
@@ -17,7 +19,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The discovery document.", body = Catalog)))]
 async fn services(
     _caller: Caller,
-    Extension(catalog): Extension<Catalog>,
+    Extension(catalog): Extension<Arc<Catalog>>,
 ) -> ApiResult<Json<Catalog>> {
     Ok(Json(catalog.as_of_now()))
 }
