@@ -19,7 +19,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ctx::Ctx;
 use crate::error::ApiError;
-use crate::registry::{Catalog, Lifecycle, Registry, prefix};
+use crate::registry::{Lifecycle, Registry, prefix};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 

@@ -119,10 +119,10 @@ impl Authenticator {
 
     /// The token's record, from the cache while it is fresh, else from the store.
     async fn record(&self, id: Uuid) -> Result<Option<TokenRecord>, ApiError> {
-        if !self.ttl.is_zero() {
-            if let Some(record) = self.cache.get(id, self.ttl) {
-                return Ok(Some(record));
-            }
+        if !self.ttl.is_zero()
+            && let Some(record) = self.cache.get(id, self.ttl)
+        {
+            return Ok(Some(record));
         }
         let record = self.store.token(id).await.map_err(ApiError::from)?;
         if let (Some(record), false) = (&record, self.ttl.is_zero()) {
