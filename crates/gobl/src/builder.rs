@@ -26,10 +26,12 @@ pub struct Invalid {
     pub faults: Faults,
 }
 
-/// Whether a JSON value is an envelope (`$schema` envelope, or `head` + `doc`).
+/// Whether a JSON value is an envelope: `$schema` envelope, or a `doc` object with a `head`
+/// or without a `$schema` of its own (an envelope whose head is still to be built).
 pub fn is_envelope(v: &Value) -> bool {
     v.get("$schema").and_then(Value::as_str) == Some(ENVELOPE_SCHEMA)
-        || (v.get("doc").is_some_and(Value::is_object) && v.get("head").is_some())
+        || (v.get("doc").is_some_and(Value::is_object)
+            && (v.get("head").is_some() || v.get("$schema").is_none()))
 }
 
 /// Build a bare document or an envelope: normalise, calculate, validate, digest and wrap
@@ -162,5 +164,19 @@ pub fn parse_input(text: &str) -> Result<Value, String> {
             }
             yaml_serde::from_str::<Value>(t).map_err(|e| format!("invalid YAML: {e}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_detection() {
+        assert!(is_envelope(&json!({"doc": {"$schema": "x"}})));
+        assert!(is_envelope(&json!({"head": {}, "doc": {}})));
+        assert!(is_envelope(&json!({"$schema": ENVELOPE_SCHEMA})));
+        assert!(!is_envelope(&json!({"$schema": "x", "doc": {}})));
+        assert!(!is_envelope(&json!({"doc": "text"})));
     }
 }

@@ -181,3 +181,48 @@ proptest! {
         prop_assert_eq!(&again, &a);
     }
 }
+
+#[test]
+fn unknown_members_and_empty_lists_are_dropped() {
+    let mut doc = invoice(None, three_small_lines());
+    doc["region"] = json!("ES");
+    doc["notes"] = json!([]);
+    doc["supplier"]["addresses"] = json!([{"street": "Calle", "country\"": "ES", "code": "28002"}]);
+    let d = build_doc(doc);
+    assert!(d.get("region").is_none());
+    assert!(d.get("notes").is_none());
+    assert_eq!(
+        d["supplier"]["addresses"][0],
+        json!({"street": "Calle", "code": "28002"})
+    );
+}
+
+#[test]
+fn french_siren_becomes_a_vat_code() {
+    let mut doc = invoice(None, three_small_lines());
+    doc["customer"] =
+        json!({"name": "La Poste", "tax_id": {"country": "FR", "code": "356 000 000"}});
+    let d = build_doc(doc);
+    assert_eq!(d["customer"]["tax_id"]["code"], "39356000000");
+}
+
+#[test]
+fn tax_identity_document_is_normalised() {
+    let env = build_with(
+        json!({"$schema": "https://gobl.org/draft-0/tax/identity", "country": "ES", "code": "es-b-986.026.42"}),
+        &BuildOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(env["doc"]["code"], "B98602642");
+}
+
+#[test]
+fn an_envelope_without_head_is_built_from_its_doc() {
+    let env = build_with(
+        json!({"doc": invoice(None, three_small_lines())}),
+        &BuildOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(env["doc"]["totals"]["sum"], "3.02");
+    assert_eq!(env["doc"]["$regime"], "ES");
+}

@@ -36,6 +36,10 @@ pub(crate) fn short_schema(doc: &Obj) -> &str {
         .unwrap_or("")
 }
 
+fn short_schema_of(v: &Value) -> &str {
+    v.as_object().map(short_schema).unwrap_or("")
+}
+
 /// Walk the document and normalise every `tax_id` object.
 fn normalize_tax_ids(v: &mut Value) {
     match v {
@@ -52,6 +56,8 @@ fn normalize_tax_ids(v: &mut Value) {
     }
 }
 
+/// Normalise a tax identity: its code cleaned of symbols and country prefix (and a French
+/// SIREN completed to a VAT code).
 fn normalize_identity(t: &mut Obj) {
     let country = string(t, "country").unwrap_or_default().to_string();
     if let Some(code) = string(t, "code") {
@@ -60,7 +66,12 @@ fn normalize_identity(t: &mut Obj) {
             "GR" => &["EL"],
             _ => &[],
         };
-        let n = normalize_tax_id_code(code, &country, alt);
+        let mut n = normalize_tax_id_code(code, &country, alt);
+        if country == "FR"
+            && let Some(vat) = crate::regimes::taxid::fr_siren_to_vat(&n)
+        {
+            n = vat;
+        }
         t.insert("code".into(), Value::String(n));
     }
 }
@@ -245,16 +256,100 @@ fn normalize_billable(doc: &mut Obj) {
     }
 }
 
+/// Members of an invoice (and the schema markers); others are unknown and dropped, as the
+/// reference's typed decoding does.
+const INVOICE_FIELDS: &[&str] = &[
+    "$schema",
+    "$regime",
+    "$addons",
+    "$tags",
+    "uuid",
+    "type",
+    "series",
+    "code",
+    "issue_date",
+    "issue_time",
+    "op_date",
+    "value_date",
+    "currency",
+    "exchange_rates",
+    "preceding",
+    "tax",
+    "supplier",
+    "customer",
+    "lines",
+    "discounts",
+    "charges",
+    "ordering",
+    "payment",
+    "delivery",
+    "totals",
+    "notes",
+    "complements",
+    "meta",
+    "attachments",
+];
+
+/// Members of a postal address.
+const ADDRESS_FIELDS: &[&str] = &[
+    "uuid",
+    "label",
+    "po_box",
+    "num",
+    "floor",
+    "block",
+    "door",
+    "street",
+    "street_extra",
+    "locality",
+    "region",
+    "state",
+    "code",
+    "country",
+    "coords",
+    "meta",
+];
+
+/// Drop what the reference's typed decoding and `omitempty` encoding would not keep: null
+/// members, empty arrays, empty `ext`/`meta` maps, and unknown members of addresses.
+fn drop_empty(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.retain(|k, x| {
+                !(x.is_null()
+                    || x.as_array().is_some_and(Vec::is_empty)
+                    || (matches!(k.as_str(), "ext" | "meta")
+                        && x.as_object().is_some_and(|m| m.is_empty())))
+            });
+            if let Some(Value::Array(a)) = o.get_mut("addresses") {
+                for ad in a.iter_mut().filter_map(Value::as_object_mut) {
+                    ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
+                }
+            }
+            for (_, x) in o.iter_mut() {
+                drop_empty(x);
+            }
+            o.retain(|_, x| !x.as_array().is_some_and(Vec::is_empty));
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_empty),
+        _ => {}
+    }
+}
+
 /// Normalise (and, for bill documents, calculate) a GOBL document in place, by `$schema`.
 /// Unknown schemas are carried as they are.
 pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
     let mut v = Value::Object(std::mem::take(doc));
+    if short_schema_of(&v).starts_with("bill/") {
+        drop_empty(&mut v);
+    }
     normalize_tax_ids(&mut v);
     if let Value::Object(o) = v {
         *doc = o;
     }
     match short_schema(doc) {
         "bill/invoice" => {
+            doc.retain(|k, _| INVOICE_FIELDS.contains(&k.as_str()));
             normalize_billable(doc);
             if string(doc, "type").is_none() {
                 insert_after(doc, "uuid", "type", Value::String("standard".into()));
@@ -266,6 +361,10 @@ pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
             normalize_billable(doc);
             let regime = regime_for(doc);
             calculate_invoice(doc, regime)
+        }
+        "tax/identity" => {
+            normalize_identity(doc);
+            Ok(())
         }
         "bill/payment" => {
             set_regime_from_supplier(doc);

@@ -116,6 +116,20 @@ fn luhn(d: &[u32]) -> bool {
     sum % 10 == 0
 }
 
+/// France: a bare nine-digit SIREN that passes Luhn becomes the VAT code by prefixing its
+/// two check digits, `(SIREN × 100 + 12) mod 97`; anything else is returned as it is.
+pub fn fr_siren_to_vat(code: &str) -> Option<String> {
+    if code.len() != 9 {
+        return None;
+    }
+    let d = digits(code)?;
+    if !luhn(&d) {
+        return None;
+    }
+    let n: u64 = code.parse().ok()?;
+    Some(format!("{:02}{code}", (n * 100 + 12) % 97))
+}
+
 /// France: TVA intracommunautaire, a two-character key and a nine-digit SIREN.
 fn fr(code: &str) -> Result<(), String> {
     if code.len() != 11 || !code.is_ascii() {
@@ -354,6 +368,11 @@ mod tests {
 
     #[test]
     fn france() {
+        assert_eq!(fr_siren_to_vat("356000000").as_deref(), Some("39356000000"));
+        assert_eq!(fr_siren_to_vat("732829320").as_deref(), Some("44732829320"));
+        assert_eq!(fr_siren_to_vat("732829321"), None);
+        assert_eq!(fr_siren_to_vat("44732829320"), None);
+        ok("FR", &[&fr_siren_to_vat("732829320").unwrap()]);
         ok("FR", &["44732829320", "39356000000", "K7399859412"]);
         ko("FR", &["44732829321", "4473282932", "ZZ123456789"]);
     }
