@@ -119,7 +119,7 @@ fn run_example(base: &Path, input: &Path, output: &Path) -> Outcome {
 /// Builds every `<cc>/<name>.{yaml,json}` under `dir` that has an `<cc>/out/<name>.json`.
 fn walk(dir: &Path) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
-    let mut ccs: Vec<_> = std::fs::read_dir(&dir)
+    let mut ccs: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
