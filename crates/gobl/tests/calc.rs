@@ -226,3 +226,50 @@ fn an_envelope_without_head_is_built_from_its_doc() {
     assert_eq!(env["doc"]["totals"]["sum"], "3.02");
     assert_eq!(env["doc"]["$regime"], "ES");
 }
+
+fn payment(lines: Value) -> Value {
+    json!({
+        "$schema": "https://gobl.org/draft-0/bill/payment",
+        "uuid": "0194ad4c-3462-7695-a40c-66a30ccc1405",
+        "code": "P-1",
+        "issue_date": "2025-01-28",
+        "exchange_rates": [{"from": "USD", "to": "EUR", "amount": "0.90"}],
+        "supplier": {"name": "Provide One S.L.", "tax_id": {"country": "ES", "code": "B98602642"}},
+        "lines": lines,
+        "methods": [{"key": "credit-transfer"}],
+    })
+}
+
+#[test]
+fn payment_line_takes_payable_and_due_from_its_document() {
+    let d = build_doc(payment(json!([
+        {"document": {"code": "A", "payable": "1000.00"}, "amount": "400.00", "advances": "100.00"},
+        {"document": {"code": "B", "currency": "USD", "payable": "100.00"}, "amount": "90.00"},
+    ])));
+    assert_eq!(d["lines"][0]["payable"], "1000.00");
+    assert_eq!(d["lines"][0]["due"], "500.00");
+    assert_eq!(d["lines"][1]["payable"], "90.00");
+    assert_eq!(d["lines"][1]["due"], "0.00");
+    assert_eq!(d["total"], "490.00");
+}
+
+#[test]
+fn payment_line_document_taxes_are_calculated_and_scaled() {
+    let tax =
+        json!({"categories": [{"code": "VAT", "rates": [{"base": "826.45", "percent": "21.0%"}]}]});
+    let d = build_doc(payment(json!([
+        {"document": {"code": "A", "tax": tax.clone()}, "amount": "1000.00"},
+        {"document": {"code": "B", "tax": tax, "payable": "1000.00"}, "amount": "500.00"},
+    ])));
+    let dt = &d["lines"][0]["document"]["tax"];
+    assert_eq!(dt["categories"][0]["rates"][0]["amount"], "173.55");
+    assert_eq!(dt["categories"][0]["amount"], "173.55");
+    assert_eq!(dt["sum"], "173.55");
+    assert!(d["lines"][0].get("tax").is_none());
+    // Half of the document is paid: the line's taxes cover half of its base.
+    let lt = &d["lines"][1]["tax"];
+    assert_eq!(lt["categories"][0]["rates"][0]["base"], "413.23");
+    assert_eq!(lt["categories"][0]["rates"][0]["amount"], "86.78");
+    assert_eq!(lt["sum"], "86.78");
+    assert_eq!(d["lines"][1]["due"], "500.00");
+}

@@ -5,6 +5,7 @@
 mod combo;
 mod invoice;
 mod norm;
+mod total;
 pub(crate) mod val;
 
 pub use invoice::{Rounding, calculate_invoice};

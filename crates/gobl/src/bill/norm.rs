@@ -5,7 +5,9 @@ use serde_json::Value;
 use super::CalcError;
 use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
-use super::val::{Obj, amount, insert_after, num_text, percent, set_amount, string};
+use super::total;
+use super::val::{Obj, amount, insert_after, num_err, num_text, percent, set_amount, string};
+use crate::currency::ExchangeRate;
 use crate::num::Amount;
 
 /// Normalise a tax identity code: upper-case, keep only `A-Z 0-9 Ñ &`, and strip the
@@ -405,6 +407,113 @@ pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
     }
 }
 
+/// What a payment's lines are calculated with.
+struct PayCtx {
+    cur: String,
+    sub: u32,
+    precise: bool,
+    rates: Vec<ExchangeRate>,
+}
+
+/// The document's `exchange_rates`.
+fn exchange_rates(doc: &Obj) -> Result<Vec<ExchangeRate>, CalcError> {
+    let mut rates = Vec::new();
+    for (i, r) in doc
+        .get("exchange_rates")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let Some(o) = r.as_object() else { continue };
+        let p = format!("$.exchange_rates[{i}]");
+        let a = amount(o, "amount", &p)?.ok_or_else(|| CalcError::new(&p, "amount required"))?;
+        rates.push(ExchangeRate {
+            from: string(o, "from").unwrap_or_default().into(),
+            to: string(o, "to").unwrap_or_default().into(),
+            amount: a,
+        });
+    }
+    Ok(rates)
+}
+
+/// A payment line: the referenced document's taxes are calculated (and rounded) in the
+/// payment's currency; its `payable` moves to the line (converted); with a payable, the
+/// document's taxes scaled by `amount / payable` become the line's `tax`, and `due =
+/// payable − advances − amount`.
+fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), CalcError> {
+    let mut doc_tax: Option<Obj> = None;
+    if let Some(d) = o.get_mut("document").and_then(Value::as_object_mut) {
+        let dp = format!("{p}.document");
+        let mut rate = None;
+        if let Some(dc) = string(d, "currency")
+            && dc != ctx.cur
+        {
+            rate = Some(
+                ctx.rates
+                    .iter()
+                    .find(|r| r.from == dc && r.to == ctx.cur)
+                    .ok_or_else(|| {
+                        CalcError::new(
+                            format!("{dp}.currency"),
+                            format!("missing exchange rate from {dc} to {}", ctx.cur),
+                        )
+                    })?,
+            );
+        }
+        if let Some(t) = d.get_mut("tax").and_then(Value::as_object_mut) {
+            let tp = format!("{dp}.tax");
+            total::calculate(t, ctx.sub, ctx.precise, &tp)?;
+            total::round(t, ctx.sub, &tp)?;
+            let mut lt = t.clone();
+            if let Some(r) = rate {
+                total::exchange(&mut lt, r, &tp)?;
+                total::calculate(&mut lt, ctx.sub, ctx.precise, &tp)?;
+            }
+            doc_tax = Some(lt);
+        }
+        stringify_amount(d, "payable");
+        if let Some(pa) = amount(d, "payable", &dp)? {
+            let pa = match rate {
+                Some(r) => pa
+                    .mul(r.amount)
+                    .and_then(|a| a.rescale(ctx.sub))
+                    .map_err(num_err(&dp))?,
+                None => pa,
+            };
+            insert_after(o, "document", "payable", Value::String(pa.to_string()));
+        }
+    }
+    for k in ["payable", "advances"] {
+        stringify_amount(o, k);
+    }
+    let e = num_err(p);
+    if let Some(payable) = amount(o, "payable", p)? {
+        if let Some(mut lt) = doc_tax {
+            let a = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
+            let exp = a.exp() + 2;
+            let factor = a.rescale_up(exp).and_then(|x| x.div(payable)).map_err(&e)?;
+            if !factor.is_zero() {
+                total::map_bases(&mut lt, &format!("{p}.tax"), |b| b.mul(factor))?;
+                total::calculate(&mut lt, ctx.sub, ctx.precise, &format!("{p}.tax"))?;
+            }
+            o.insert("tax".into(), Value::Object(lt));
+        } else if let Some(t) = o.get_mut("tax").and_then(Value::as_object_mut) {
+            total::calculate(t, ctx.sub, ctx.precise, &format!("{p}.tax"))?;
+        }
+        let mut due = payable;
+        if let Some(adv) = amount(o, "advances", p)? {
+            due = due.sub(adv).map_err(&e)?;
+        }
+        let a = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
+        due = due.sub(a).map_err(&e)?;
+        insert_after(o, "amount", "due", Value::String(due.to_string()));
+    } else if let Some(t) = o.get_mut("tax").and_then(Value::as_object_mut) {
+        total::calculate(t, ctx.sub, ctx.precise, &format!("{p}.tax"))?;
+    }
+    Ok(())
+}
+
 fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
     if let Some(m) = doc.remove("method")
         && doc
@@ -456,6 +565,13 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
             }
         }
     }
+    let cur = string(doc, "currency").unwrap_or_default().to_string();
+    let ctx = PayCtx {
+        sub: crate::currency::subunits(&cur).unwrap_or(2),
+        precise: regime.map(|r| r.rounding_rule()).unwrap_or("precise") != "currency",
+        rates: exchange_rates(doc)?,
+        cur,
+    };
     let mut total: Option<Amount> = None;
     for (i, l) in doc
         .get_mut("lines")
@@ -472,6 +588,7 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
         }
         stringify_amount(o, "amount");
         let p = format!("$.lines[{i}]");
+        calculate_payment_line(o, &ctx, &p)?;
         let mut a = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
         if o.get("refund").and_then(Value::as_bool) == Some(true) {
             a = a.negate().map_err(|e| CalcError::new(&p, e.to_string()))?;
