@@ -246,15 +246,9 @@ fn examples_match_reference() {
 const MIN_PLAIN_KNOWN: usize = 16;
 const MIN_TOTAL: usize = 19;
 
-/// The reference's examples are valid documents: folio's validation must not fault the
-/// non-add-on examples of its own regimes.
-#[test]
-fn reference_examples_validate() {
-    let dir = examples_dir();
-    if !dir.is_dir() {
-        println!("validation check skipped: {} not found", dir.display());
-        return;
-    }
+/// Validate the non-add-on examples of folio's regimes under `dir`: how many were checked,
+/// and the faults of those that did not validate.
+fn validate_folder(dir: &Path) -> (usize, Vec<String>) {
     let mut checked = 0;
     let mut faulty = Vec::new();
     for cc in REGIMES {
@@ -279,7 +273,27 @@ fn reference_examples_validate() {
             }
         }
     }
+    (checked, faulty)
+}
+
+/// The reference's examples are valid documents: folio's validation must not fault the
+/// non-add-on examples of its own regimes.
+#[test]
+fn reference_examples_validate() {
+    let dir = examples_dir();
+    if !dir.is_dir() {
+        println!("validation check skipped: {} not found", dir.display());
+        return;
+    }
+    let (checked, faulty) = validate_folder(&dir);
     println!("{checked} examples validated, {} with faults", faulty.len());
+    if let Some(extra) = std::env::var_os("GOBL_EXTRA_EXAMPLES") {
+        let (n, bad) = validate_folder(Path::new(&extra));
+        println!("extra: {n} examples validated, {} with faults", bad.len());
+        for b in &bad {
+            println!("    {b}");
+        }
+    }
     assert!(
         faulty.is_empty(),
         "unexpected faults:\n{}",
