@@ -14,7 +14,7 @@ use uuid::Uuid;
 use crate::error::{TransformError, TransformResult};
 use crate::model::{Intent, Job, NewJob, Page, status};
 use crate::workflow::{Phase, canonical};
-use crate::{Transform, rows};
+use crate::{Notice, Transform, rows};
 
 const COLUMNS: &str = "id, created_at, updated_at, completed_at, workflow_id, workflow_version, \
                        silo_entry_id, job_key, args, tags, status, faults, request_hash";
@@ -186,7 +186,9 @@ impl Transform {
     }
 
     /// The job once it has completed, or as it is when `timeout` passes. Wakes on the
-    /// completion notice (in-process, or from another node through PostgreSQL), not by polling.
+    /// completion notice (in-process, or from another node through PostgreSQL), not by polling;
+    /// when notices may have been lost (the PostgreSQL listener reconnected, or this waiter fell
+    /// behind) it reads the job again.
     pub async fn wait_job(
         &self,
         workspace_id: Uuid,
@@ -202,9 +204,10 @@ impl Transform {
         loop {
             tokio::select! {
                 got = done.recv() => match got {
-                    Ok(done_id) if done_id == id => break,
-                    Ok(_) => {}
-                    Err(RecvError::Lagged(_)) => {
+                    Ok(Notice::Done(done_id)) if done_id == id => break,
+                    Ok(Notice::Done(_)) => {}
+                    // notices may have been missed: look at the job itself
+                    Ok(Notice::Recheck) | Err(RecvError::Lagged(_)) => {
                         if self.job(workspace_id, id).await?.completed_at.is_some() {
                             break;
                         }

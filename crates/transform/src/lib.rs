@@ -44,14 +44,24 @@ struct Inner {
     registry: actions::Registry,
     config: TransformConfig,
     http: reqwest::Client,
-    /// Finished job ids, for `?wait`.
-    done: broadcast::Sender<Uuid>,
+    /// Completion notices, for `?wait`.
+    done: broadcast::Sender<Notice>,
     /// Wakes an idle worker.
     wake: Notify,
     /// Cancelled when the node shuts down (ends `?wait`s early).
     stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
     definitions: Mutex<HashMap<(Uuid, Uuid, i64), Arc<workflow::Definition>>>,
+}
+
+/// What `?wait` requests hear about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Notice {
+    /// This job finished.
+    Done(Uuid),
+    /// Notices may have been missed (the PostgreSQL listener was reconnected): every waiter
+    /// reads its job again.
+    Recheck,
 }
 
 impl std::fmt::Debug for Transform {

@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::Transform;
+use crate::{Notice, Transform};
 
 mod queue;
 pub mod runner;
@@ -46,6 +46,9 @@ impl Transform {
             for task in tasks {
                 let _ = task.await;
             }
+            // an API-only node (no workers) still listens for other nodes' completions, for
+            // its `?wait`s, until it shuts down
+            shutdown.cancelled().await;
             if let Some(l) = listener {
                 l.abort();
             }
@@ -54,7 +57,16 @@ impl Transform {
 
     /// Tells local waiters that a job finished.
     pub(crate) fn announce_done(&self, id: Uuid) {
-        let _ = self.inner.done.send(id);
+        let _ = self.inner.done.send(Notice::Done(id));
+    }
+
+    /// Tells every local waiter to read its job again: completion notices may have been lost
+    /// (the PostgreSQL listener was down), and a job that finished meanwhile must still answer
+    /// its `?wait` at once rather than at its timeout.
+    pub(crate) fn recheck_waiters(&self) {
+        let _ = self.inner.done.send(Notice::Recheck);
+        // a new job announced while the listener was down: let an idle worker look
+        self.inner.wake.notify_one();
     }
 }
 
@@ -88,6 +100,10 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
 }
 
 /// Forwards other nodes' notices: finished jobs to waiters, new jobs to workers.
+///
+/// `NOTIFY`s sent while the `LISTEN` connection is down are lost, so every time the listener
+/// (re)connects (and is listening again) it tells every waiter to read its job again: a job
+/// that finished in the gap answers its `?wait` then, not at its timeout.
 async fn listen(t: Transform, shutdown: CancellationToken) {
     loop {
         let connected = async {
@@ -106,15 +122,23 @@ async fn listen(t: Transform, shutdown: CancellationToken) {
                 }
             }
         };
+        // listening from here on: anything that finished before is in the database
+        t.recheck_waiters();
         loop {
             tokio::select! {
-                got = listener.recv() => match got {
-                    Ok(n) if n.channel() == DONE_CHANNEL => {
+                got = listener.try_recv() => match got {
+                    Ok(Some(n)) if n.channel() == DONE_CHANNEL => {
                         if let Ok(id) = Uuid::parse_str(n.payload()) {
                             t.announce_done(id);
                         }
                     }
-                    Ok(_) => t.inner.wake.notify_one(),
+                    Ok(Some(_)) => t.inner.wake.notify_one(),
+                    Ok(None) => {
+                        // the connection dropped and was re-established (LISTENing again):
+                        // notices of the gap are lost
+                        tracing::info!("job notice listener reconnected");
+                        t.recheck_waiters();
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "job notice listener failed; reconnecting");
                         break;

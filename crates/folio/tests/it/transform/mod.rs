@@ -3,6 +3,7 @@
 mod bad_input;
 mod crash;
 mod jobs;
+mod listener;
 mod workflows;
 
 use std::collections::VecDeque;
