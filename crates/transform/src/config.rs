@@ -67,6 +67,9 @@ pub struct TransformConfig {
     pub webhook: WebhookSchedule,
     /// Timeout of one webhook request, in milliseconds.
     pub webhook_timeout_ms: u64,
+    /// Default time limit of a step without its own `timeout`, in milliseconds, counted from
+    /// the step's first run (retry delays and waits included); 0 means none.
+    pub step_timeout_ms: u64,
 }
 
 impl Default for TransformConfig {
@@ -79,6 +82,7 @@ impl Default for TransformConfig {
             retry: RetryPolicy::default(),
             webhook: WebhookSchedule::default(),
             webhook_timeout_ms: 10_000,
+            step_timeout_ms: 0,
         }
     }
 }
@@ -119,6 +123,7 @@ impl TransformConfig {
             "FOLIO_TRANSFORM_WEBHOOK_TIMEOUT_MS",
             &mut self.webhook_timeout_ms,
         )?;
+        var("FOLIO_TRANSFORM_STEP_TIMEOUT_MS", &mut self.step_timeout_ms)?;
         Ok(self)
     }
 

@@ -19,6 +19,9 @@ use crate::actions::Registry;
 /// Outcome statuses a `next` rule can match.
 pub const NEXT_STATUSES: [&str; 4] = ["OK", "SKIP", "KO", "TIMEOUT"];
 
+/// The largest step `timeout`, in seconds (a week).
+pub const MAX_STEP_TIMEOUT: f64 = 604_800.0;
+
 /// One step of a workflow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
@@ -36,6 +39,11 @@ pub struct Step {
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// Seconds the step may take from its first run (attempts, retry delays and waits
+    /// included) before it is stopped and ends `KO` with code `timeout`; 0 means none. Absent:
+    /// the engine's `step_timeout_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
     /// Routing after the step, first match wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<Next>,
@@ -80,6 +88,20 @@ pub struct Definition {
     /// Steps run on an unhandled `KO`.
     #[serde(default)]
     pub rescue: Vec<Step>,
+}
+
+impl Step {
+    /// How long the step may take from its first run: its own `timeout`, else the engine's
+    /// default (`default_ms`); `None` when neither sets one (or the step says 0).
+    pub fn time_limit(&self, default_ms: u64) -> Option<std::time::Duration> {
+        match self.timeout {
+            Some(secs) if secs > 0.0 && secs.is_finite() => Some(
+                std::time::Duration::from_secs_f64(secs.min(MAX_STEP_TIMEOUT)),
+            ),
+            Some(_) => None,
+            None => (default_ms > 0).then(|| std::time::Duration::from_millis(default_ms)),
+        }
+    }
 }
 
 /// Which list a step lives in, ultimately: the main flow or rescue.
@@ -159,6 +181,14 @@ impl Definition {
                 errors.push((
                     format!("{path}.id"),
                     format!("duplicate step id (also at {first})"),
+                ));
+            }
+            if let Some(timeout) = step.timeout
+                && !(0.0..=MAX_STEP_TIMEOUT).contains(&timeout)
+            {
+                errors.push((
+                    format!("{path}.timeout"),
+                    format!("must be between 0 and {MAX_STEP_TIMEOUT} seconds"),
                 ));
             }
             match registry.get(&step.action) {

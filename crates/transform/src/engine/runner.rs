@@ -134,7 +134,15 @@ async fn run_inner(
         };
         let config = step.config.clone().unwrap_or(Value::Null);
         let mut state = job.step_state.clone();
-        let outcome = {
+        // the step's time limit runs from its first run (the intent's creation)
+        let limit = step.time_limit(t.config().step_timeout_ms);
+        let deadline =
+            limit.map(|d| intent.created_at + chrono::Duration::from_std(d).unwrap_or_default());
+        let remaining = deadline.map(|d| (d - folio_store::now()).to_std().unwrap_or_default());
+        let outcome = if remaining.is_some_and(|r| r.is_zero()) {
+            // ran out of time while waiting (a retry delay, a sleep): do not start again
+            timed_out(limit)
+        } else {
             let mut cx = StepCx {
                 transform: t,
                 workspace_id: job.workspace_id,
@@ -150,7 +158,15 @@ async fn run_inner(
                 faults: &job.faults,
                 state: &mut state,
             };
-            let fut = action.run(&mut cx);
+            let fut = async {
+                match remaining {
+                    // dropping the action's future stops it (an HTTP request is aborted)
+                    Some(r) => tokio::time::timeout(r, action.run(&mut cx))
+                        .await
+                        .unwrap_or_else(|_| timed_out(limit)),
+                    None => action.run(&mut cx).await,
+                }
+            };
             match guarded(t, job, fut, shutdown, lease_ms).await? {
                 Some(outcome) => outcome,
                 None => return Ok(Stop::Free),
@@ -160,7 +176,7 @@ async fn run_inner(
         let (status_word, report) = match outcome {
             Outcome::Wait(until) => {
                 let then = Then::Again {
-                    ready_at: until,
+                    ready_at: until.min(deadline.unwrap_or(until)),
                     attempt: job.attempt,
                     state,
                 };
@@ -172,8 +188,10 @@ async fn run_inner(
                 match action.retry_delay(t.config(), job.attempt, elapsed, hint) {
                     Some(delay) => {
                         push(&mut intent, status::ERR, &report);
+                        let at = now + chrono::Duration::from_std(delay).unwrap_or_default();
                         let then = Then::Again {
-                            ready_at: now + chrono::Duration::from_std(delay).unwrap_or_default(),
+                            // a retry due after the time limit is the timeout's turn
+                            ready_at: at.min(deadline.unwrap_or(at)),
                             attempt: job.attempt + 1,
                             state,
                         };
@@ -306,6 +324,18 @@ async fn guarded<F: std::future::Future<Output = Outcome>>(
             }
         }
     }
+}
+
+/// The outcome of a step stopped by its time limit: `KO` with code `timeout`, which `next`
+/// rules with status `TIMEOUT` match.
+fn timed_out(limit: Option<Duration>) -> Outcome {
+    let secs = limit.unwrap_or_default().as_secs_f64();
+    let mut report = Report::new(
+        "timeout",
+        format!("the step did not finish within its time limit of {secs} s"),
+    );
+    report.args.insert("timeout".into(), secs.to_string());
+    Outcome::Ko(report)
 }
 
 async fn finish_ko(

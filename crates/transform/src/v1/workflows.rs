@@ -32,6 +32,12 @@ pub struct StepV1 {
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// Seconds the step may take from its first run (retries and waits included, at most a
+    /// week); a step still running then is stopped and ends `KO` with code `timeout`, which
+    /// `next` rules match with status `TIMEOUT`. 0 means no limit; absent means the server's
+    /// default (none unless configured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
     /// Routing after the step; the first matching rule wins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<Vec<NextV1>>,
@@ -303,6 +309,7 @@ fn step_in(s: StepV1) -> Step {
         action: s.action,
         config: s.config,
         notes: s.notes,
+        timeout: s.timeout,
         next: s
             .next
             .unwrap_or_default()
@@ -330,6 +337,7 @@ fn step_out(s: Step) -> StepV1 {
         action: s.action,
         config: s.config,
         notes: s.notes,
+        timeout: s.timeout,
         next: (!s.next.is_empty()).then(|| {
             s.next
                 .into_iter()

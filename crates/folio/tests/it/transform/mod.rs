@@ -4,6 +4,7 @@ mod bad_input;
 mod crash;
 mod jobs;
 mod listener;
+mod timeout;
 mod workflows;
 
 use std::collections::VecDeque;
