@@ -13,6 +13,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
+use folio_silo::FileInfo;
+
 use crate::Transform;
 use crate::model::{Event, Intent, Job, NewJob};
 
@@ -87,6 +89,55 @@ pub struct IntentV1 {
     pub events: Vec<EventV1>,
 }
 
+/// A file attached to the job's envelope (the silo's file shape).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct FileV1 {
+    /// File id.
+    pub id: String,
+    /// File name.
+    pub name: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// Key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// SHA-256 of the content, lowercase hex.
+    pub hash: String,
+    /// Media type.
+    pub mime: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// Where to download it (path on this server, under `/silo/v1`).
+    pub url: String,
+    /// String metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<BTreeMap<String, String>>,
+    /// When it was attached.
+    pub created_at: String,
+}
+
+impl FileV1 {
+    fn of(envelope_id: Uuid, f: FileInfo) -> FileV1 {
+        FileV1 {
+            url: format!("/silo/v1/envelopes/{envelope_id}/files/{}", f.id),
+            id: f.id.to_string(),
+            name: f.name,
+            desc: f.desc,
+            key: f.key,
+            category: f.category,
+            hash: f.hash,
+            mime: f.mime,
+            size: f.size,
+            meta: f.meta,
+            created_at: time::format(&f.created_at),
+        }
+    }
+}
+
 /// A job.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct JobOut {
@@ -127,6 +178,10 @@ pub struct JobOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub envelope: Option<Value>,
+    /// The files attached to the envelope as it is now, oldest first (on fetch of one job
+    /// that has an envelope; not in lists).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attachments: Option<Vec<FileV1>>,
 }
 
 /// A page of jobs, newest first.
@@ -354,18 +409,28 @@ fn parse_cursor(c: &str) -> Option<(chrono::DateTime<chrono::Utc>, Uuid)> {
     Some((folio_store::from_millis(ms), Uuid::parse_str(id).ok()?))
 }
 
+/// The wire form of one job, with its envelope and the envelope's files as they are now.
 async fn with_envelope(t: &Transform, workspace_id: Uuid, job: Job) -> JobOut {
-    let envelope = match job.silo_entry_id {
-        Some(id) => t
-            .silo()
-            .get(workspace_id, id)
-            .await
-            .ok()
-            .and_then(|e| e.data)
-            .and_then(|text| serde_json::from_str(&text).ok()),
+    let entry = match job.silo_entry_id {
+        Some(id) => t.silo().get(workspace_id, id).await.ok(),
         None => None,
     };
-    out(job, envelope)
+    let Some(entry) = entry else {
+        return out(job, None);
+    };
+    let envelope = entry
+        .data
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok());
+    let envelope_id = entry.id;
+    let files = entry
+        .attachments
+        .into_iter()
+        .map(|f| FileV1::of(envelope_id, f))
+        .collect();
+    let mut job = out(job, envelope);
+    job.attachments = Some(files);
+    job
 }
 
 fn out(job: Job, envelope: Option<Value>) -> JobOut {
@@ -384,6 +449,7 @@ fn out(job: Job, envelope: Option<Value>) -> JobOut {
         intents: job.intents.into_iter().map(intent_out).collect(),
         faults: (!job.faults.is_empty()).then_some(job.faults),
         envelope,
+        attachments: None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! transform/v1 end to end: workflows, jobs, the engine, webhooks, crashes and two nodes.
 
+mod attachments;
 mod bad_input;
 mod crash;
 mod jobs;
