@@ -39,7 +39,6 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
     let body_limit = ctx.limits().body_bytes;
     let mut app = Router::new();
     for (service, version, routes, lifecycle, doc) in registry.into_versions() {
-        let service: &'static str = Box::leak(service.into_boxed_str());
         let attribution = Attribution {
             service,
             version: format!("v{version}"),

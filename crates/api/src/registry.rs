@@ -198,15 +198,16 @@ impl Registry {
         Catalog { list: services }
     }
 
-    /// Turns the registry into versioned routers, each already wearing its own layers
-    /// (attribution, metrics, lifecycle) and serving its `openapi.json`.
-    pub(crate) fn into_versions(self) -> Vec<(String, u32, axum::Router, Lifecycle, OpenApi)> {
+    /// Each version's name, number, router, lifecycle and finished document, for the app
+    /// assembly (`app::router`), which adds the per-version layers and `openapi.json`.
+    pub(crate) fn into_versions(
+        self,
+    ) -> Vec<(&'static str, u32, axum::Router, Lifecycle, OpenApi)> {
         self.versions
             .into_iter()
             .map(|v| {
                 let doc = v.openapi();
-                let service = v.service.to_string();
-                let version = v.version;
+                let (service, version) = (v.service, v.version);
                 let (router, lifecycle) = v.into_parts();
                 (service, version, router, lifecycle, doc)
             })
