@@ -243,6 +243,33 @@ impl Silo {
         self.update(workspace_id, id, update).await
     }
 
+    /// Moves the envelope to a folder (`None` or empty: no folder) with one statement that
+    /// touches only the folder (and `updated_at`), reading nothing: for callers that do not
+    /// need the envelope back (workflow steps).
+    pub async fn move_to_folder(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        folder: Option<String>,
+    ) -> SiloResult<()> {
+        let folder = folder.filter(|f| !f.is_empty());
+        check_labels(None, folder.as_deref(), &[], &BTreeMap::new())?;
+        let changed = sqlx::query(
+            "UPDATE silo_envelopes SET folder = $3, updated_at = $4 WHERE workspace_id = $1 AND id = $2",
+        )
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .bind(folder)
+        .bind(millis(now()))
+        .execute(self.store().pool())
+        .await?
+        .rows_affected();
+        if changed == 0 {
+            return Err(SiloError::NotFound("envelope"));
+        }
+        Ok(())
+    }
+
     /// Applies an RFC 7396 merge patch to the document, making a new version with a new digest.
     /// Refused (conflict) when the envelope is signed.
     pub async fn modify(

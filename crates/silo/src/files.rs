@@ -195,7 +195,7 @@ impl Silo {
     }
 
     /// 404 unless the envelope exists in the workspace.
-    pub(crate) async fn exists(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<()> {
+    pub async fn exists(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<()> {
         sqlx::query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND id = $2")
             .bind(workspace_id.to_string())
             .bind(id.to_string())

@@ -10,7 +10,7 @@ use crate::error::{TransformError, TransformResult};
 impl Transform {
     /// 422 unless the envelope exists in the workspace.
     pub(crate) async fn check_envelope(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<()> {
-        match self.silo().get(workspace_id, id).await {
+        match self.silo().exists(workspace_id, id).await {
             Ok(_) => Ok(()),
             Err(SiloError::NotFound(_)) => Err(TransformError::invalid(
                 "silo_entry_id",

@@ -74,28 +74,36 @@ impl Transform {
             .first(Phase::Main)
             .ok_or_else(|| TransformError::Internal("published workflow without steps".into()))?;
         let now = folio_store::now();
-        let inserted = sqlx::query(
-            "INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, workflow_id, \
-             workflow_version, silo_entry_id, job_key, args, tags, request_hash, status, faults, \
-             phase, step_id, intent_id, intent_seq, attempt, ready_at, claims) \
+        let insert = "INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, \
+             workflow_id, workflow_version, silo_entry_id, job_key, args, tags, request_hash, status, \
+             faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims) \
              VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(workspace_id.to_string())
-        .bind(new.id.to_string())
-        .bind(millis(now))
-        .bind(wf.id.to_string())
-        .bind(wf.version)
-        .bind(new.silo_entry_id.map(|id| id.to_string()))
-        .bind(new.key.clone())
-        .bind(serde_json::to_string(&new.args)?)
-        .bind(serde_json::to_string(&new.tags)?)
-        .bind(hash.clone())
-        .bind(status::QUEUED)
-        .bind(first.id.clone())
-        .bind(Uuid::now_v7().to_string())
-        .execute(self.store().pool())
-        .await?;
+             ON CONFLICT DO NOTHING";
+        let postgres = self.store().backend() == Backend::Postgres;
+        // on PostgreSQL the other nodes' workers hear of the new job in the same statement
+        // (`NOTIFY` is sent when it commits, only if a row was inserted); `SELECT n` says n rows
+        let sql = if postgres {
+            format!("WITH job AS ({insert} RETURNING id) SELECT pg_notify($14, '') FROM job")
+        } else {
+            insert.to_string()
+        };
+        let inserted = sqlx::query(&sql)
+            .bind(workspace_id.to_string())
+            .bind(new.id.to_string())
+            .bind(millis(now))
+            .bind(wf.id.to_string())
+            .bind(wf.version)
+            .bind(new.silo_entry_id.map(|id| id.to_string()))
+            .bind(new.key.clone())
+            .bind(serde_json::to_string(&new.args)?)
+            .bind(serde_json::to_string(&new.tags)?)
+            .bind(hash.clone())
+            .bind(status::QUEUED)
+            .bind(first.id.clone())
+            .bind(Uuid::now_v7().to_string())
+            .bind(crate::engine::READY_CHANNEL)
+            .execute(self.store().pool())
+            .await?;
         if inserted.rows_affected() == 0 {
             return match self.find_job(workspace_id, new.id).await? {
                 Some(existing) => same_or_conflict(existing, &hash),
@@ -104,7 +112,7 @@ impl Transform {
                 )),
             };
         }
-        self.announce_ready().await;
+        self.inner.wake.notify_one();
         let job = Job {
             id: new.id,
             created_at: now,
@@ -196,9 +204,9 @@ impl Transform {
         timeout: Duration,
     ) -> TransformResult<Job> {
         let mut done = self.inner.done.subscribe();
-        let job = self.job(workspace_id, id).await?;
-        if job.completed_at.is_some() || timeout.is_zero() {
-            return Ok(job);
+        // a look at the job's row alone (its intents are read once, at the end)
+        if self.completed(workspace_id, id).await? || timeout.is_zero() {
+            return self.job(workspace_id, id).await;
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -208,7 +216,7 @@ impl Transform {
                     Ok(Notice::Done(_)) => {}
                     // notices may have been missed: look at the job itself
                     Ok(Notice::Recheck) | Err(RecvError::Lagged(_)) => {
-                        if self.job(workspace_id, id).await?.completed_at.is_some() {
+                        if self.completed(workspace_id, id).await? {
                             break;
                         }
                     }
@@ -219,6 +227,20 @@ impl Transform {
             }
         }
         self.job(workspace_id, id).await
+    }
+
+    /// Whether the job has completed; 404 when there is no such job.
+    async fn completed(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<bool> {
+        let completed_at: Option<Option<i64>> = sqlx::query_scalar(
+            "SELECT completed_at FROM transform_jobs WHERE workspace_id = $1 AND id = $2",
+        )
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .fetch_optional(self.store().pool())
+        .await?;
+        Ok(completed_at
+            .ok_or(TransformError::NotFound("job"))?
+            .is_some())
     }
 
     async fn find_job(
@@ -269,20 +291,6 @@ impl Transform {
             job.intents = by_job.remove(&job.id).unwrap_or_default();
         }
         Ok(())
-    }
-
-    /// Wakes a local worker and, on PostgreSQL, the other nodes' workers.
-    pub(crate) async fn announce_ready(&self) {
-        self.inner.wake.notify_one();
-        if self.store().backend() == Backend::Postgres {
-            let sent = sqlx::query("SELECT pg_notify($1, '')")
-                .bind(crate::engine::READY_CHANNEL)
-                .execute(self.store().pool())
-                .await;
-            if let Err(e) = sent {
-                tracing::warn!(error = %e, "could not announce a new job to other nodes");
-            }
-        }
     }
 }
 

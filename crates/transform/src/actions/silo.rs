@@ -90,33 +90,26 @@ impl Action for SetState {
             Ok(id) => id,
             Err(o) => return o,
         };
-        let silo = cx.transform.silo();
-        let src_id = cx.intent_id.to_string();
-        // a re-run after a crash finds the state it already added
-        match silo.states(cx.workspace_id, id).await {
-            Ok(states) => {
-                if states
-                    .iter()
-                    .any(|s| s.src_id.as_deref() == Some(src_id.as_str()))
-                {
-                    return done(
-                        id,
-                        "already-set",
-                        format!("state {} already set", config.state),
-                    );
-                }
-            }
-            Err(e) => return outcome_of(e),
-        }
         let new = NewState {
             key: config.state.clone(),
             notes: config.notes,
             meta: config.meta,
             src: Some(SRC.into()),
-            src_id: Some(src_id),
+            src_id: Some(cx.intent_id.to_string()),
         };
-        match silo.set_state(cx.workspace_id, id, new).await {
-            Ok(_) => done(id, "state", format!("state set to {}", config.state)),
+        // a re-run after a crash finds the state it already added (same intent id as src_id)
+        match cx
+            .transform
+            .silo()
+            .set_state_once(cx.workspace_id, id, new)
+            .await
+        {
+            Ok(Some(_)) => done(id, "state", format!("state set to {}", config.state)),
+            Ok(None) => done(
+                id,
+                "already-set",
+                format!("state {} already set", config.state),
+            ),
             Err(e) => outcome_of(e),
         }
     }
@@ -153,7 +146,7 @@ impl Action for SetFolder {
         match cx
             .transform
             .silo()
-            .set_folder(cx.workspace_id, id, folder)
+            .move_to_folder(cx.workspace_id, id, folder)
             .await
         {
             Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),

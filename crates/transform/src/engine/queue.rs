@@ -164,7 +164,6 @@ pub async fn save(
     lease_ms: u64,
 ) -> TransformResult<bool> {
     let now = folio_store::now();
-    let mut tx = store.begin_write().await?;
     let (phase, step_id, intent_id, seq, attempt, state, ready_at, owner, status, completed_at) =
         match then {
             Then::Again {
@@ -213,59 +212,120 @@ pub async fn save(
                 Some(millis(now)),
             ),
         };
-    let updated = sqlx::query(
-        "UPDATE transform_jobs SET phase = $1, step_id = $2, intent_id = $3, intent_seq = $4, \
-         attempt = $5, step_state = $6, ready_at = $7, lease_owner = $8, status = $9, \
-         completed_at = $10, updated_at = $11, faults = $12 \
-         WHERE workspace_id = $13 AND id = $14 AND lease_owner = $15",
-    )
-    .bind(phase)
-    .bind(step_id)
-    .bind(intent_id.to_string())
-    .bind(seq)
-    .bind(i64::from(attempt))
-    .bind(state)
-    .bind(ready_at)
-    .bind(owner)
-    .bind(status)
-    .bind(completed_at)
-    .bind(millis(now))
-    .bind(serde_json::to_string(faults)?)
-    .bind(job.workspace_id.to_string())
-    .bind(job.id.to_string())
-    .bind(job.owner.to_string())
-    .execute(&mut *tx)
-    .await?;
+    let set = SetJob {
+        phase,
+        step_id,
+        intent_id,
+        seq,
+        attempt,
+        state,
+        ready_at,
+        owner,
+        status,
+        completed_at,
+        now: millis(now),
+        faults: serde_json::to_string(faults)?,
+    };
+    let events = serde_json::to_string(&intent.events)?;
+    let done = matches!(then, Then::Done { .. });
+    if store.backend() == Backend::Postgres {
+        // one statement, atomic on its own: the fenced update, the intent (only when the update
+        // matched) and, for a finished job, the notice (sent when it commits)
+        let sql = format!(
+            "WITH job AS ({UPDATE_JOB} RETURNING id), \
+             intent AS (INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, \
+             name, provider, completed, created_at, updated_at, events) \
+             SELECT $13, $14, $16, $17, $18, $19, $20, $21, $22, $23, $24 FROM job {UPSERT_INTENT}) \
+             SELECT {} FROM job",
+            if done { "pg_notify($25, job.id)" } else { "1" }
+        );
+        let q = set.bind(sqlx::query(&sql), job);
+        let mut q = bind_intent(q, job, intent, events);
+        if done {
+            q = q.bind(super::DONE_CHANNEL);
+        }
+        // (`execute`: the Any driver cannot decode pg_notify's `void`; `SELECT n` says n rows)
+        return Ok(q.execute(store.pool()).await?.rows_affected() == 1);
+    }
+    let mut tx = store.begin_write().await?;
+    let updated = set
+        .bind(sqlx::query(UPDATE_JOB), job)
+        .execute(&mut *tx)
+        .await?;
     if updated.rows_affected() != 1 {
         tx.rollback().await?;
         return Ok(false);
     }
-    sqlx::query(
+    let sql = format!(
         "INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, name, provider, \
-         completed, created_at, updated_at, events) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-         ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET completed = excluded.completed, \
-         updated_at = excluded.updated_at, events = excluded.events",
-    )
-    .bind(job.workspace_id.to_string())
-    .bind(job.id.to_string())
-    .bind(intent.id.to_string())
-    .bind(job.intent_seq)
-    .bind(intent.step_id.clone())
-    .bind(intent.name.clone())
-    .bind(intent.provider.clone())
-    .bind(i64::from(intent.completed))
-    .bind(millis(intent.created_at))
-    .bind(millis(intent.updated_at))
-    .bind(serde_json::to_string(&intent.events)?)
-    .execute(&mut *tx)
-    .await?;
-    if matches!(then, Then::Done { .. }) && store.backend() == Backend::Postgres {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(super::DONE_CHANNEL)
-            .bind(job.id.to_string())
-            .execute(&mut *tx)
-            .await?;
-    }
+         completed, created_at, updated_at, events) \
+         VALUES ($13, $14, $16, $17, $18, $19, $20, $21, $22, $23, $24) {UPSERT_INTENT}"
+    );
+    // the same numbering as above: $1..$15 are bound (and unused) so the intent's are $16..
+    let q = set.bind(sqlx::query(&sql), job);
+    bind_intent(q, job, intent, events)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(true)
+}
+
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Moves a job on; `$1`..`$15`, fenced by the lease.
+const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $1, step_id = $2, intent_id = $3, \
+     intent_seq = $4, attempt = $5, step_state = $6, ready_at = $7, lease_owner = $8, status = $9, \
+     completed_at = $10, updated_at = $11, faults = $12 \
+     WHERE workspace_id = $13 AND id = $14 AND lease_owner = $15";
+
+const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
+     completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";
+
+/// The job's new columns, for [`UPDATE_JOB`].
+struct SetJob {
+    phase: &'static str,
+    step_id: String,
+    intent_id: Uuid,
+    seq: i64,
+    attempt: u32,
+    state: Option<String>,
+    ready_at: Option<i64>,
+    owner: Option<String>,
+    status: &'static str,
+    completed_at: Option<i64>,
+    now: i64,
+    faults: String,
+}
+
+impl SetJob {
+    fn bind<'q>(&self, q: Query<'q>, job: &Claimed) -> Query<'q> {
+        q.bind(self.phase)
+            .bind(self.step_id.clone())
+            .bind(self.intent_id.to_string())
+            .bind(self.seq)
+            .bind(i64::from(self.attempt))
+            .bind(self.state.clone())
+            .bind(self.ready_at)
+            .bind(self.owner.clone())
+            .bind(self.status)
+            .bind(self.completed_at)
+            .bind(self.now)
+            .bind(self.faults.clone())
+            .bind(job.workspace_id.to_string())
+            .bind(job.id.to_string())
+            .bind(job.owner.to_string())
+    }
+}
+
+/// Binds `$16`..`$24`: the intent's columns.
+fn bind_intent<'q>(q: Query<'q>, job: &Claimed, intent: &Intent, events: String) -> Query<'q> {
+    q.bind(intent.id.to_string())
+        .bind(job.intent_seq)
+        .bind(intent.step_id.clone())
+        .bind(intent.name.clone())
+        .bind(intent.provider.clone())
+        .bind(i64::from(intent.completed))
+        .bind(millis(intent.created_at))
+        .bind(millis(intent.updated_at))
+        .bind(events)
 }
