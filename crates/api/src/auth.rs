@@ -137,7 +137,7 @@ impl Authenticator {
         workspace_id: Uuid,
         expires_at: Option<DateTime<Utc>>,
     ) -> Result<(Uuid, String), folio_store::StoreError> {
-        let now = crate::time::now();
+        let now = folio_store::now();
         let record = TokenRecord {
             id: Uuid::now_v7(),
             workspace_id,

@@ -15,12 +15,6 @@ pub fn parse(s: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
-/// Now, truncated to the millisecond precision that storage and the wire keep.
-pub fn now() -> DateTime<Utc> {
-    let now = Utc::now();
-    DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
-}
-
 /// `#[serde(with = "folio_api::time::wire")]` for `DateTime<Utc>` fields.
 pub mod wire {
     use super::*;

@@ -323,7 +323,7 @@ async fn list(
             .map(EnvelopeOut::from_entry)
             .collect::<ApiResult<_>>()?,
         limit,
-        created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_api::time::now)),
+        created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_store::now)),
         next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
         cursor,
         next_cursor: page.next_cursor,

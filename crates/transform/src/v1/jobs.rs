@@ -333,7 +333,7 @@ async fn list(
     Ok(AxumJson(JobList {
         list: page.items.into_iter().map(|j| out(j, None)).collect(),
         limit,
-        created_at: time::format(&created_at.unwrap_or_else(time::now)),
+        created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
         cursor,
         next_cursor: page
             .next

@@ -276,7 +276,7 @@ async fn list(
     Ok(AxumJson(WorkflowList {
         list: page.items.into_iter().map(|w| out(w, None)).collect(),
         limit,
-        created_at: time::format(&created_at.unwrap_or_else(time::now)),
+        created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
         next_created_at: page.next.map(|(t, _)| time::format(&t)),
         schema,
     }))

@@ -260,7 +260,7 @@ async fn wait_wakes_within_milliseconds_of_completion() {
             .get(&format!("/transform/v1/jobs/{id}?wait=10"))
             .await
             .expect(200);
-        let answered = folio_api::time::now();
+        let answered = folio_store::now();
         let took = started.elapsed();
         assert_eq!(done["status"], "OK");
         let completed = folio_api::time::parse(done["completed_at"].as_str().unwrap()).unwrap();
