@@ -221,7 +221,9 @@ impl Transform {
     }
 
     /// Workflows created at or before `created_at`, newest first, optionally of one schema.
-    /// A page never splits a millisecond: `next` is exact when sent back as `created_at`.
+    /// A page never splits a millisecond: `next` is exact when sent back as `created_at`. When
+    /// more than `limit` workflows share the boundary millisecond the page holds the whole group
+    /// (longer than `limit`), as the silo's lists do, so none is skipped.
     pub async fn list_workflows(
         &self,
         workspace_id: Uuid,
@@ -230,21 +232,9 @@ impl Transform {
         limit: i64,
     ) -> TransformResult<Page<Workflow>> {
         let before = created_at.map(millis).unwrap_or(i64::MAX);
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM transform_workflows WHERE workspace_id = $1 \
-             AND created_at <= $2 AND ($3 = '' OR doc_schema = $3) \
-             ORDER BY created_at DESC, id DESC LIMIT $4"
-        ))
-        .bind(workspace_id.to_string())
-        .bind(before)
-        .bind(schema.unwrap_or("").to_string())
-        .bind(limit + 1)
-        .fetch_all(self.store().pool())
-        .await?;
-        let mut items = rows
-            .iter()
-            .map(workflow)
-            .collect::<TransformResult<Vec<_>>>()?;
+        let mut items = self
+            .workflows_between(workspace_id, (i64::MIN, before), schema, Some(limit + 1))
+            .await?;
         let mut next = None;
         if items.len() as i64 > limit {
             let boundary = items[limit as usize].created_at;
@@ -253,12 +243,37 @@ impl Transform {
                 items.truncate(keep);
                 next = Some((boundary, Uuid::nil()));
             } else {
-                // more than a page in one millisecond: the rest of it cannot be reached by time
-                items.truncate(limit as usize);
+                let at = millis(boundary);
+                items = self
+                    .workflows_between(workspace_id, (at, at), schema, None)
+                    .await?;
                 next = Some((boundary - chrono::Duration::milliseconds(1), Uuid::nil()));
             }
         }
         Ok(Page { items, next })
+    }
+
+    /// Workflows created within `[from, to]` (milliseconds), newest first.
+    async fn workflows_between(
+        &self,
+        workspace_id: Uuid,
+        (from, to): (i64, i64),
+        schema: Option<&str>,
+        limit: Option<i64>,
+    ) -> TransformResult<Vec<Workflow>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM transform_workflows WHERE workspace_id = $1 \
+             AND created_at >= $2 AND created_at <= $3 AND ($4 = '' OR doc_schema = $4) \
+             ORDER BY created_at DESC, id DESC LIMIT $5"
+        ))
+        .bind(workspace_id.to_string())
+        .bind(from)
+        .bind(to)
+        .bind(schema.unwrap_or("").to_string())
+        .bind(limit.unwrap_or(i64::MAX))
+        .fetch_all(self.store().pool())
+        .await?;
+        rows.iter().map(workflow).collect()
     }
 
     /// The definition of a published version (cached: versions never change).

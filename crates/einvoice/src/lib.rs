@@ -1,0 +1,23 @@
+//! E-invoices from and to GOBL.
+//!
+//! GOBL invoices become EN 16931 invoices in UBL 2.1 or UN/CEFACT CII D16B, under the profiles
+//! of [`Format`] (EN 16931, Peppol BIS Billing 3.0, XRechnung 3, Factur-X / ZUGFeRD), and UBL or
+//! CII documents are read back into GOBL. The EN 16931 semantic model, its business rules and the
+//! XML syntaxes come from the `en16931` and `en16931-formats` crates; this crate holds the
+//! mapping between GOBL and that model, one file per business group, with the reading side in a
+//! `_parse` twin beside each writer.
+//!
+//! Pure functions: no I/O, no async.
+
+mod context;
+mod error;
+mod generate;
+mod import;
+
+pub use context::{Context, Format, Syntax};
+pub use error::{Error, Finding, Severity};
+pub use generate::{Generated, generate};
+pub use import::{Imported, detect, import};
+
+/// The largest XML document [`import`] reads.
+pub const MAX_XML_BYTES: usize = 16 * 1024 * 1024;
