@@ -94,6 +94,37 @@ impl ServiceVersion {
     }
 }
 
+/// Refuses a version whose operations repeat an operation id.
+fn unique_operation_ids(v: &ServiceVersion) -> Result<(), RegistryError> {
+    let mut ids = BTreeSet::new();
+    let doc = v.routes.get_openapi();
+    for item in doc.paths.paths.values() {
+        let operations = [
+            &item.get,
+            &item.put,
+            &item.post,
+            &item.delete,
+            &item.options,
+            &item.head,
+            &item.patch,
+            &item.trace,
+        ];
+        for id in operations
+            .into_iter()
+            .flatten()
+            .filter_map(|op| op.operation_id.as_ref())
+        {
+            if !ids.insert(id.clone()) {
+                return Err(RegistryError::DuplicateOperationId {
+                    id: id.clone(),
+                    owner: v.prefix(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `/<service>/v<N>`.
 pub fn prefix(service: &str, version: u32) -> String {
     format!("/{service}/v{version}")
@@ -111,6 +142,14 @@ pub enum RegistryError {
     /// The same service version twice.
     #[error("{0} is registered twice")]
     Duplicate(String),
+    /// Two operations of one version share an operation id (client generators refuse that).
+    #[error("operation id {id:?} is used twice in {owner}")]
+    DuplicateOperationId {
+        /// The repeated id.
+        id: String,
+        /// The version that declared it.
+        owner: String,
+    },
     /// A route outside its version's prefix.
     #[error("route {path} of {owner} is not under {owner}/")]
     ForeignPath {
@@ -154,6 +193,7 @@ impl Registry {
                     });
                 }
             }
+            unique_operation_ids(v)?;
         }
         Ok(Registry { versions })
     }

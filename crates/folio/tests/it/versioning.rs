@@ -37,6 +37,13 @@ async fn hello(_caller: Caller) -> ApiResult<Json<Value>> {
     Ok(Json(json!({"hello": "world"})))
 }
 
+/// A second operation that reuses `hello`'s operation id.
+#[utoipa::path(get, path = "/testsvc/v1/hello-again", tag = "test", operation_id = "hello",
+    responses((status = 200, description = "Hello again.", body = Object)))]
+async fn hello_again(_caller: Caller) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"hello": "again"})))
+}
+
 fn testsvc() -> ServiceVersion {
     ServiceVersion::new("testsvc", 1, OpenApiRouter::new().routes(routes!(hello)))
 }
@@ -115,6 +122,33 @@ async fn every_endpoint_path_is_service_then_version() {
         Registry::new(vec![testsvc(), testsvc()]),
         Err(RegistryError::Duplicate(_))
     ));
+    let repeated_id = ServiceVersion::new(
+        "testsvc",
+        1,
+        OpenApiRouter::new()
+            .routes(routes!(hello))
+            .routes(routes!(hello_again)),
+    );
+    assert!(matches!(
+        Registry::new(vec![repeated_id]),
+        Err(RegistryError::DuplicateOperationId { .. })
+    ));
+    // Every served document has unique operation ids.
+    for version in folio::services::all() {
+        let mut ids = std::collections::BTreeSet::new();
+        let doc = serde_json::to_value(version.openapi()).unwrap();
+        for item in doc["paths"].as_object().unwrap().values() {
+            for op in item.as_object().unwrap().values() {
+                if let Some(id) = op.get("operationId").and_then(Value::as_str) {
+                    assert!(
+                        ids.insert(id.to_string()),
+                        "{id} twice in {}",
+                        version.prefix()
+                    );
+                }
+            }
+        }
+    }
     assert!(matches!(
         Registry::new(vec![ServiceVersion::new(
             "testsvc",

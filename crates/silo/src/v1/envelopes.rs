@@ -227,7 +227,7 @@ fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
 /// `allow_invalid` is true: then it is stored and the faults are recorded on the resource.
 /// Repeating the same request returns the stored envelope; the same id with other content, or a
 /// used `key`, is 409.
-#[utoipa::path(put, path = "/silo/v1/envelopes/{id}", tag = "silo",
+#[utoipa::path(put, path = "/silo/v1/envelopes/{id}", operation_id = "silo.v1.envelopes.put", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id (the GOBL head.uuid).")),
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
@@ -246,7 +246,7 @@ async fn put(
 /// Store an envelope under a server-chosen id.
 ///
 /// A bare document gets a new time-based UUID (v7); a full envelope keeps its `head.uuid`.
-#[utoipa::path(post, path = "/silo/v1/envelopes", tag = "silo",
+#[utoipa::path(post, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.create", tag = "silo",
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
 async fn create(
@@ -261,7 +261,7 @@ async fn create(
 }
 
 /// Fetch an envelope with its data.
-#[utoipa::path(get, path = "/silo/v1/envelopes/{id}", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}", operation_id = "silo.v1.envelopes.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
 async fn fetch(
@@ -274,7 +274,7 @@ async fn fetch(
 }
 
 /// Fetch an envelope by its key, with its data.
-#[utoipa::path(get, path = "/silo/v1/envelopes/key/{key}", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/key/{key}", operation_id = "silo.v1.envelopes.fetch_by_key", tag = "silo",
     params(("key" = String, Path, description = "The key given when the envelope was stored.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
 async fn fetch_by_key(
@@ -292,7 +292,7 @@ async fn fetch_by_key(
 /// `cursor`, or (older clients) `next_created_at` back as `created_at`. In the `created_at`
 /// style a page never splits envelopes stored in the same millisecond, so it can end early, or
 /// hold more than `limit` when more than `limit` envelopes share one millisecond.
-#[utoipa::path(get, path = "/silo/v1/envelopes", tag = "silo", params(ListParams),
+#[utoipa::path(get, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.list", tag = "silo", params(ListParams),
     responses((status = 200, description = "A page of envelopes.", body = EnvelopeList)))]
 async fn list(
     caller: Caller,
@@ -335,7 +335,7 @@ async fn list(
 ///
 /// New `data` makes a new version (see `GET .../versions/{version}`); a signed envelope's
 /// document cannot change (409).
-#[utoipa::path(patch, path = "/silo/v1/envelopes/{id}", tag = "silo",
+#[utoipa::path(patch, path = "/silo/v1/envelopes/{id}", operation_id = "silo.v1.envelopes.patch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     request_body = EnvelopePatch,
     responses((status = 200, description = "The updated envelope.", body = EnvelopeOut)))]

@@ -103,7 +103,7 @@ fn decode(text: &str) -> Option<Vec<u8>> {
 /// The same `file_id` with the same content returns the stored file (409 with other content).
 /// A file with the same `key` and `category` as an attached file replaces it; the earlier one
 /// stays downloadable by its id.
-#[utoipa::path(put, path = "/silo/v1/envelopes/{id}/files/{file_id}", tag = "silo",
+#[utoipa::path(put, path = "/silo/v1/envelopes/{id}/files/{file_id}", operation_id = "silo.v1.files.put", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("file_id" = Uuid, Path, description = "File id.")),
     request_body = FileIn,
@@ -142,7 +142,7 @@ async fn put(
 }
 
 /// Download a file: its bytes, with its media type and name.
-#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/files/{file_id}", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/files/{file_id}", operation_id = "silo.v1.files.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("file_id" = Uuid, Path, description = "File id.")),
     responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]

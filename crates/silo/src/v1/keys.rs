@@ -24,7 +24,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// The workspace's public signing keys, as a JWK set.
 ///
 /// Envelopes stored with `"sign": true` carry a signature that verifies with one of these keys.
-#[utoipa::path(get, path = "/silo/v1/keys", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/keys", operation_id = "silo.v1.keys.list", tag = "silo",
     responses((status = 200, description = "The JWK set.", body = KeySet)))]
 async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Out<KeySet>> {
     Ok(Out(KeySet {

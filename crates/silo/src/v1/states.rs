@@ -75,7 +75,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Set the state of an envelope.
 ///
 /// The new state becomes the envelope's `state`; earlier ones stay in the history.
-#[utoipa::path(post, path = "/silo/v1/envelopes/{id}/states", tag = "silo",
+#[utoipa::path(post, path = "/silo/v1/envelopes/{id}/states", operation_id = "silo.v1.states.create", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     request_body = StateIn,
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
@@ -105,7 +105,7 @@ async fn add(
 }
 
 /// List the states of an envelope, oldest first.
-#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/states", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/states", operation_id = "silo.v1.states.list", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The states.", body = StateList)))]
 async fn list(

@@ -44,7 +44,7 @@ pub(super) fn routes() -> OpenApiRouter {
 }
 
 /// Fetch one version of an envelope.
-#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions/{version}", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions/{version}", operation_id = "silo.v1.versions.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("version" = String, Path, description = "The `version` of the envelope at the time.")),
     responses((status = 200, description = "The version.", body = VersionOut)))]
@@ -61,7 +61,7 @@ async fn fetch(
 }
 
 /// List the versions of an envelope, oldest first.
-#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions", tag = "silo",
+#[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions", operation_id = "silo.v1.versions.list", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The versions.", body = VersionList)))]
 async fn list(

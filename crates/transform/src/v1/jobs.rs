@@ -234,7 +234,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// `data` stored in the silo first. The same request repeated returns the job; a different one
 /// with this id, or a `key` already used, is 409. An unknown, draft or disabled workflow is
 /// 422. With `wait`, answers when the job completes or after `wait` seconds.
-#[utoipa::path(put, path = "/transform/v1/jobs/{id}", tag = "jobs",
+#[utoipa::path(put, path = "/transform/v1/jobs/{id}", operation_id = "transform.v1.jobs.put", tag = "jobs",
     params(("id" = Uuid, Path, description = "Job id"), WaitQuery),
     request_body = JobIn,
     responses((status = 202, description = "The job.", body = JobOut),
@@ -254,7 +254,7 @@ async fn put_job(
 /// Create a job.
 ///
 /// As `PUT /transform/v1/jobs/{id}` with a server-chosen id (a UUID v7).
-#[utoipa::path(post, path = "/transform/v1/jobs", tag = "jobs", params(WaitQuery),
+#[utoipa::path(post, path = "/transform/v1/jobs", operation_id = "transform.v1.jobs.create", tag = "jobs", params(WaitQuery),
     request_body = JobIn,
     responses((status = 202, description = "The job.", body = JobOut),
         (status = 409, description = "Key already used.", body = folio_api::ErrorBody),
@@ -272,7 +272,7 @@ async fn post_job(
 /// Fetch a job.
 ///
 /// With `wait`, answers when the job completes or after `wait` seconds.
-#[utoipa::path(get, path = "/transform/v1/jobs/{id}", tag = "jobs",
+#[utoipa::path(get, path = "/transform/v1/jobs/{id}", operation_id = "transform.v1.jobs.fetch", tag = "jobs",
     params(("id" = Uuid, Path, description = "Job id"), WaitQuery),
     responses((status = 200, description = "The job.", body = JobOut),
         (status = 404, description = "No such job.", body = folio_api::ErrorBody)))]
@@ -289,7 +289,7 @@ async fn fetch(
 }
 
 /// Fetch a job by its key.
-#[utoipa::path(get, path = "/transform/v1/jobs/key/{key}", tag = "jobs",
+#[utoipa::path(get, path = "/transform/v1/jobs/key/{key}", operation_id = "transform.v1.jobs.fetch_by_key", tag = "jobs",
     params(("key" = String, Path, description = "Job key")),
     responses((status = 200, description = "The job.", body = JobOut),
         (status = 404, description = "No such job.", body = folio_api::ErrorBody)))]
@@ -305,7 +305,7 @@ async fn fetch_by_key(
 /// List jobs.
 ///
 /// Newest first; page with `next_cursor` sent back as `cursor`.
-#[utoipa::path(get, path = "/transform/v1/jobs", tag = "jobs", params(ListQuery),
+#[utoipa::path(get, path = "/transform/v1/jobs", operation_id = "transform.v1.jobs.list", tag = "jobs", params(ListQuery),
     responses((status = 200, description = "A page of jobs.", body = JobList),
         (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
 async fn list(

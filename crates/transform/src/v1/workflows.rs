@@ -183,7 +183,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Publishes version 1 unless `draft` is true. Repeating the same body returns the workflow;
 /// a different body with the same id is 409. Unknown actions, `step_id`s that point nowhere,
 /// loops and bad action configs are 422 with `fields`.
-#[utoipa::path(put, path = "/transform/v1/workflows/{id}", tag = "workflows",
+#[utoipa::path(put, path = "/transform/v1/workflows/{id}", operation_id = "transform.v1.workflows.put", tag = "workflows",
     params(("id" = Uuid, Path, description = "Workflow id")),
     request_body = WorkflowIn,
     responses((status = 200, description = "The workflow.", body = WorkflowOut),
@@ -209,7 +209,7 @@ async fn create(
 /// Clients send the whole workflow (`name` and `steps`). Unless `draft` is true, a changed
 /// definition is published as a new version; jobs already created keep their version.
 /// `disabled` left out keeps its current value.
-#[utoipa::path(patch, path = "/transform/v1/workflows/{id}", tag = "workflows",
+#[utoipa::path(patch, path = "/transform/v1/workflows/{id}", operation_id = "transform.v1.workflows.patch", tag = "workflows",
     params(("id" = Uuid, Path, description = "Workflow id")),
     request_body = WorkflowIn,
     responses((status = 200, description = "The workflow.", body = WorkflowOut),
@@ -237,7 +237,7 @@ async fn update(
 /// Fetch a workflow.
 ///
 /// With its published versions.
-#[utoipa::path(get, path = "/transform/v1/workflows/{id}", tag = "workflows",
+#[utoipa::path(get, path = "/transform/v1/workflows/{id}", operation_id = "transform.v1.workflows.fetch", tag = "workflows",
     params(("id" = Uuid, Path, description = "Workflow id")),
     responses((status = 200, description = "The workflow.", body = WorkflowOut),
         (status = 404, description = "No such workflow.", body = folio_api::ErrorBody)))]
@@ -254,7 +254,7 @@ async fn fetch(
 /// List workflows.
 ///
 /// Newest first. Page by sending `next_created_at` back as `created_at`.
-#[utoipa::path(get, path = "/transform/v1/workflows", tag = "workflows", params(ListQuery),
+#[utoipa::path(get, path = "/transform/v1/workflows", operation_id = "transform.v1.workflows.list", tag = "workflows", params(ListQuery),
     responses((status = 200, description = "A page of workflows.", body = WorkflowList),
         (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
 async fn list(

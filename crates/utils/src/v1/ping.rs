@@ -20,7 +20,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Test the connection and the token.
 ///
 /// Answers `{"ping": "pong"}` when the bearer token is valid.
-#[utoipa::path(get, path = "/utils/v1/ping", tag = "utils",
+#[utoipa::path(get, path = "/utils/v1/ping", operation_id = "utils.v1.ping.get", tag = "utils",
     responses((status = 200, description = "The token is valid.", body = Pong)))]
 async fn ping(_caller: Caller) -> ApiResult<Json<Pong>> {
     Ok(Json(Pong {

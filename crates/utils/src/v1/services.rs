@@ -15,7 +15,7 @@ pub(super) fn routes() -> OpenApiRouter {
 ///
 /// Every service with its versions, each with its status (`stable`, `deprecated` with dates and
 /// successor, or `sunset`) and the path of its OpenAPI document.
-#[utoipa::path(get, path = "/utils/v1/services", tag = "utils",
+#[utoipa::path(get, path = "/utils/v1/services", operation_id = "utils.v1.services.list", tag = "utils",
     responses((status = 200, description = "The discovery document.", body = Catalog)))]
 async fn services(
     _caller: Caller,

@@ -36,7 +36,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Generate a UUID.
 ///
 /// Versions 3 and 5 need both `base` and `key`; the others take neither.
-#[utoipa::path(get, path = "/utils/v1/uuid", tag = "utils", params(UuidQuery),
+#[utoipa::path(get, path = "/utils/v1/uuid", operation_id = "utils.v1.uuid.get", tag = "utils", params(UuidQuery),
     responses((status = 200, description = "A new UUID.", body = UuidOut)))]
 async fn generate(_caller: Caller, Query(q): Query<UuidQuery>) -> ApiResult<Json<UuidOut>> {
     let version = q.v.unwrap_or(4);
