@@ -66,7 +66,9 @@ pub(crate) fn finish(
     doc.components = Some(components);
     doc.security = Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);
 
-    for item in doc.paths.paths.values_mut() {
+    for (path, item) in doc.paths.paths.iter_mut() {
+        // a path with an id answers 404 for one that does not exist in the caller's workspace
+        let identifies = path.contains('{');
         for op in [
             &mut item.get,
             &mut item.put,
@@ -77,14 +79,18 @@ pub(crate) fn finish(
         .into_iter()
         .flatten()
         {
-            add_error_responses(op);
+            add_error_responses(op, identifies);
         }
     }
     doc
 }
 
 /// Every authenticated operation can answer these; an operation's own description wins.
-fn add_error_responses(op: &mut Operation) {
+fn add_error_responses(op: &mut Operation, identifies: bool) {
+    let not_found = (
+        "404",
+        "No such resource in the token's workspace (another workspace's is not found either).",
+    );
     let standard = [
         (
             "400",
@@ -105,7 +111,8 @@ fn add_error_responses(op: &mut Operation) {
         ),
         ("500", "Internal error; nothing about it is disclosed."),
     ];
-    for (status, description) in standard {
+    let extra = identifies.then_some(not_found);
+    for (status, description) in standard.into_iter().chain(extra) {
         if op.responses.responses.contains_key(status) {
             continue;
         }

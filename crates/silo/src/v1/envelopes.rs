@@ -185,6 +185,7 @@ pub struct EnvelopeList {
 #[into_params(parameter_in = Query)]
 pub struct ListParams {
     /// Page size: default 20, at most 100.
+    #[param(minimum = 1)]
     limit: Option<i64>,
     /// Start at this time, inclusive (older clients send `next_created_at` back here).
     created_at: Option<String>,

@@ -205,7 +205,8 @@ pub struct JobList {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct WaitQuery {
-    /// Seconds to wait for the job to complete (at most 60).
+    /// Seconds to wait for the job to complete (at most 60, the default `max_wait_seconds`).
+    #[param(maximum = 60)]
     wait: Option<u64>,
 }
 
@@ -214,6 +215,7 @@ pub struct WaitQuery {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Page size (default 20, at most 100).
+    #[param(minimum = 1)]
     limit: Option<i64>,
     /// List jobs created at or before this time.
     created_at: Option<String>,

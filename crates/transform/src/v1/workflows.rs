@@ -165,6 +165,7 @@ pub struct WorkflowList {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Page size (default 20, at most 100).
+    #[param(minimum = 1)]
     limit: Option<i64>,
     /// List workflows created at or before this time.
     created_at: Option<String>,
