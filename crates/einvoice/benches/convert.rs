@@ -1,0 +1,68 @@
+//! Conversions per second (GOBL → UBL, GOBL → CII, UBL → GOBL) for a 10-line and a 200-line
+//! invoice, against a baseline measured in the same run: `serde_json` parse + serialise of the
+//! same GOBL envelope.
+
+// `criterion_group!` generates an undocumented public function.
+#![allow(missing_docs)]
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use folio_einvoice::{Format, generate, import};
+use serde_json::{Value, json};
+
+/// A built German invoice with `lines` lines, from the shared minimal EN 16931 fixture.
+fn invoice(lines: usize) -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/einvoice/fixtures/ubl/convert/en16931/invoice-minimal.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the shared fixture");
+    let envelope: Value = serde_json::from_str(&text).expect("fixture JSON");
+    let mut doc = envelope["doc"].clone();
+    let doc_obj = doc.as_object_mut().expect("a document");
+    doc_obj.remove("totals");
+    doc_obj.remove("uuid");
+    let template = doc_obj["lines"][0].clone();
+    let lines: Vec<Value> = (0..lines)
+        .map(|i| {
+            let mut line = template.clone();
+            let l = line.as_object_mut().expect("a line");
+            for computed in ["i", "sum", "total"] {
+                l.remove(computed);
+            }
+            l.insert("quantity".into(), json!(format!("{}", 1 + i % 7)));
+            l["item"]["name"] = json!(format!("Service {i}"));
+            l["item"]["price"] = json!(format!("{}.{:02}", 10 + i % 90, i % 100));
+            line
+        })
+        .collect();
+    doc_obj.insert("lines".into(), Value::Array(lines));
+    gobl::builder::build(doc).expect("the benchmark invoice builds")
+}
+
+fn bench(c: &mut Criterion) {
+    for lines in [10, 200] {
+        let envelope = invoice(lines);
+        let text = serde_json::to_string(&envelope).expect("serialise");
+        let ubl = generate(&envelope, Format::Ubl).expect("UBL").xml;
+        let mut group = c.benchmark_group(format!("{lines} lines"));
+        group.bench_function("baseline serde_json parse+serialise", |b| {
+            b.iter(|| {
+                let v: Value = serde_json::from_str(&text).expect("parse");
+                serde_json::to_string(&v).expect("serialise")
+            })
+        });
+        group.bench_function("GOBL to UBL", |b| {
+            b.iter(|| generate(&envelope, Format::Ubl).expect("UBL"))
+        });
+        group.bench_function("GOBL to CII", |b| {
+            b.iter(|| generate(&envelope, Format::Cii).expect("CII"))
+        });
+        group.bench_function("UBL to GOBL", |b| {
+            b.iter(|| import(ubl.as_bytes()).expect("import"))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
