@@ -19,7 +19,8 @@ use crate::{FileInfo, NewFile, Silo};
 /// Body of a file upload.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FileIn {
-    /// File name, e.g. `invoice.pdf`.
+    /// File name, e.g. `invoice.pdf` (required).
+    #[schema(min_length = 1)]
     pub name: Option<String>,
     /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too).
     pub data: Option<String>,

@@ -69,6 +69,7 @@ pub struct NextV1 {
 pub struct WorkflowIn {
     /// Name (required).
     #[serde(default)]
+    #[schema(min_length = 1)]
     pub name: String,
     /// Description.
     #[serde(default)]
@@ -87,6 +88,7 @@ pub struct WorkflowIn {
     pub disabled: Option<bool>,
     /// The main flow (at least one step).
     #[serde(default)]
+    #[schema(min_items = 1)]
     pub steps: Vec<StepV1>,
     /// Steps run when a step fails and no `next` rule handles it.
     #[serde(default)]
