@@ -12,7 +12,13 @@
 mod context;
 mod error;
 mod generate;
+mod gobl_doc;
 mod import;
+mod invoice;
+mod lines;
+mod party;
+mod payment;
+mod taxes;
 
 pub use context::{Context, Format, Syntax};
 pub use error::{Error, Finding, Severity};

@@ -1,0 +1,151 @@
+//! BG-25 invoice lines from GOBL lines: quantity, unit, price, line discounts and charges,
+//! the line's VAT category and rate.
+
+use en16931::invoice::{Code, Item, LineAllowanceCharge, LineVat, PriceDetails};
+use en16931::{Identifier, InvoiceLine, UnitPriceAmount};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::gobl_doc::{amount, decimal, ext, list, percent, quantity, string, text};
+
+/// Every line of the document.
+pub(crate) fn write(doc: &Value) -> Vec<InvoiceLine> {
+    list(doc, "lines").iter().enumerate().map(|(n, l)| line(n, l)).collect()
+}
+
+fn line(n: usize, l: &Value) -> InvoiceLine {
+    let id = l
+        .get("i")
+        .map(|i| i.to_string().trim_matches('"').to_string())
+        .unwrap_or_else(|| (n + 1).to_string());
+    let vat = vat(l);
+    let mut line = InvoiceLine::new(
+        id,
+        "",
+        quantity(l, "quantity").unwrap_or(en16931::Quantity::ONE),
+        Code::new(unit_code(text(l, "item/unit"))),
+        amount(l, "total")
+            .or_else(|| amount(l, "sum"))
+            .unwrap_or_default(),
+        vat.category.clone(),
+        vat.rate,
+    );
+    line.price = PriceDetails {
+        net_price: UnitPriceAmount::new(decimal(l, "item/price").unwrap_or(Decimal::ZERO)),
+        ..PriceDetails::default()
+    };
+    line.vat = vat;
+    line.item = item(l);
+    line.note = list(l, "notes")
+        .first()
+        .and_then(|n| string(n, "text"))
+        .or_else(|| string(l, "notes/0/text"));
+    line.allowances = list(l, "discounts")
+        .iter()
+        .map(|d| allowance_charge(d, "untdid-allowance"))
+        .collect();
+    line.charges = list(l, "charges")
+        .iter()
+        .map(|c| allowance_charge(c, "untdid-charge"))
+        .collect();
+    line
+}
+
+/// The line's VAT entry: category from the add-on's `untdid-tax-category`, rate from its
+/// percentage.
+fn vat(l: &Value) -> LineVat {
+    let vat = list(l, "taxes")
+        .iter()
+        .find(|t| text(t, "cat") == Some("VAT"));
+    match vat {
+        Some(t) => LineVat {
+            category: Code::new(ext(t, "untdid-tax-category").unwrap_or("S")),
+            rate: percent(t, "percent").or(Some(en16931::Percentage::ZERO)),
+            ..LineVat::default()
+        },
+        None => LineVat {
+            category: Code::new("O"),
+            rate: None,
+            ..LineVat::default()
+        },
+    }
+}
+
+fn item(l: &Value) -> Item {
+    let i = l.get("item").cloned().unwrap_or_default();
+    Item {
+        name: string(&i, "name"),
+        description: string(&i, "description"),
+        seller_identifier: string(&i, "ref"),
+        standard_identifier: list(&i, "identities").iter().find_map(|id| {
+            let code = string(id, "code")?;
+            Some(match ext(id, "iso-scheme-id") {
+                Some(s) => Identifier::schemed(code, s),
+                None => Identifier::new(code),
+            })
+        }),
+        origin_country: text(&i, "origin").map(Code::new),
+        ..Item::default()
+    }
+}
+
+/// A line discount or charge (BG-27 / BG-28).
+fn allowance_charge(d: &Value, reason_ext: &str) -> LineAllowanceCharge {
+    LineAllowanceCharge {
+        amount: amount(d, "amount").unwrap_or_default(),
+        base_amount: amount(d, "base"),
+        percentage: percent(d, "percent"),
+        reason: string(d, "reason"),
+        reason_code: ext(d, reason_ext).map(Code::new),
+    }
+}
+
+/// The UN/ECE Recommendation 20 code for a GOBL unit (`h` → `HUR`); UN/ECE codes pass as
+/// they are, and no unit is "one" (`C62`).
+pub(crate) fn unit_code(unit: Option<&str>) -> String {
+    let Some(unit) = unit else {
+        return "C62".into();
+    };
+    let known = UNITS.iter().find(|(gobl, _)| *gobl == unit);
+    match known {
+        Some((_, code)) => (*code).to_string(),
+        None if unit.len() <= 3 && unit.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) => {
+            unit.to_string()
+        }
+        None => "C62".into(),
+    }
+}
+
+/// GOBL unit keys and their UN/ECE Recommendation 20 codes.
+const UNITS: &[(&str, &str)] = &[
+    ("one", "C62"),
+    ("item", "H87"),
+    ("piece", "H87"),
+    ("unit", "C62"),
+    ("service", "E48"),
+    ("set", "SET"),
+    ("pair", "PR"),
+    ("box", "XBX"),
+    ("pallet", "XPX"),
+    ("package", "XPK"),
+    ("s", "SEC"),
+    ("min", "MIN"),
+    ("h", "HUR"),
+    ("day", "DAY"),
+    ("week", "WEE"),
+    ("month", "MON"),
+    ("year", "ANN"),
+    ("g", "GRM"),
+    ("kg", "KGM"),
+    ("t", "TNE"),
+    ("mm", "MMT"),
+    ("cm", "CMT"),
+    ("m", "MTR"),
+    ("km", "KMT"),
+    ("m2", "MTK"),
+    ("m3", "MTQ"),
+    ("ml", "MLT"),
+    ("l", "LTR"),
+    ("kwh", "KWH"),
+    ("percent", "P1"),
+];

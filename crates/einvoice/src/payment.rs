@@ -1,0 +1,53 @@
+//! BG-16 payment instructions, BT-9 due date and BT-20 payment terms from GOBL `payment`.
+
+use en16931::invoice::{Code, CreditTransfer, DirectDebit, PaymentCard, PaymentInstructions, PaymentMeans};
+use serde_json::Value;
+
+use crate::gobl_doc::{ext, list, string, text};
+
+/// The payment instructions, when the document has any.
+pub(crate) fn instructions(doc: &Value) -> Option<PaymentInstructions> {
+    let i = doc.get("payment")?.get("instructions")?;
+    let means = if let Some(first) = list(i, "credit_transfer").first() {
+        let _ = first;
+        Some(PaymentMeans::CreditTransfer(
+            list(i, "credit_transfer")
+                .iter()
+                .map(|c| CreditTransfer {
+                    account_identifier: string(c, "iban").or_else(|| string(c, "number")),
+                    account_name: string(c, "name"),
+                    provider_identifier: string(c, "bic"),
+                })
+                .collect(),
+        ))
+    } else if let Some(dd) = i.get("direct_debit") {
+        Some(PaymentMeans::DirectDebit(DirectDebit {
+            mandate_reference: string(dd, "ref"),
+            creditor_identifier: string(dd, "creditor"),
+            debited_account: string(dd, "account"),
+        }))
+    } else {
+        i.get("card").map(|c| {
+            PaymentMeans::Card(PaymentCard {
+                primary_account_number: string(c, "last4").map(|l| format!("****{l}")),
+                holder_name: string(c, "holder"),
+            })
+        })
+    };
+    Some(PaymentInstructions {
+        means_code: Some(Code::new(ext(i, "untdid-payment-means").unwrap_or("1"))),
+        means_text: string(i, "detail"),
+        remittance_information: string(i, "ref"),
+        means,
+    })
+}
+
+/// BT-9: the first due date of the terms.
+pub(crate) fn due_date(doc: &Value) -> Option<en16931::Date> {
+    text(doc, "payment/terms/due_dates/0/date").and_then(|d| en16931::Date::parse(d).ok())
+}
+
+/// BT-20: the terms' notes, else their key and detail.
+pub(crate) fn terms(doc: &Value) -> Option<String> {
+    string(doc, "payment/terms/notes").or_else(|| string(doc, "payment/terms/detail"))
+}
