@@ -70,6 +70,9 @@ pub struct Context {
     pub rules: RuleSet,
     /// The file name the document is attached under.
     pub file_name: &'static str,
+    /// Peppol wants a buyer reference or an order reference (R003): write order `NA` when the
+    /// document has neither, as Peppol's guide allows.
+    pub needs_reference: bool,
 }
 
 const EN16931: &str = "urn:cen.eu:en16931:2017";
@@ -87,6 +90,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017"],
         rules: RuleSet::En16931,
         file_name: "invoice.xml",
+        needs_reference: false,
     },
     Context {
         format: Format::UblPeppol,
@@ -97,6 +101,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017"],
         rules: RuleSet::Peppol,
         file_name: "invoice-peppol.xml",
+        needs_reference: true,
     },
     Context {
         format: Format::UblXrechnung,
@@ -107,6 +112,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017", "de-xrechnung-v3"],
         rules: RuleSet::XRechnung,
         file_name: "xrechnung.xml",
+        needs_reference: false,
     },
     Context {
         format: Format::Cii,
@@ -117,6 +123,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017"],
         rules: RuleSet::En16931,
         file_name: "invoice-cii.xml",
+        needs_reference: false,
     },
     Context {
         format: Format::CiiXrechnung,
@@ -127,6 +134,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017", "de-xrechnung-v3"],
         rules: RuleSet::XRechnung,
         file_name: "xrechnung.xml",
+        needs_reference: false,
     },
     Context {
         format: Format::CiiFacturx,
@@ -137,6 +145,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017", "fr-facturx-v1"],
         rules: RuleSet::En16931,
         file_name: "factur-x.xml",
+        needs_reference: false,
     },
     Context {
         format: Format::CiiZugferd,
@@ -147,6 +156,7 @@ const CONTEXTS: &[Context] = &[
         addons: &["eu-en16931-v2017"],
         rules: RuleSet::En16931,
         file_name: "zugferd-invoice.xml",
+        needs_reference: false,
     },
 ];
 

@@ -26,7 +26,9 @@ impl Generated {
 
     /// The fatal findings.
     pub fn failures(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| f.severity == Severity::Fatal)
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Fatal)
     }
 }
 
@@ -36,7 +38,10 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
     let ctx = format.context();
     let envelope = prepare(input, ctx)?;
     let doc = &envelope["doc"];
-    let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("(none)");
+    let schema = doc
+        .get("$schema")
+        .and_then(Value::as_str)
+        .unwrap_or("(none)");
     if !schema.ends_with("/bill/invoice") {
         return Err(Error::NotInvoice(schema.to_string()));
     }
@@ -46,12 +51,11 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
         Syntax::Ubl => en16931_formats::Syntax::Ubl,
         Syntax::Cii => en16931_formats::Syntax::Cii,
     };
-    let written = en16931_formats::write_unchecked(&model, syntax).map_err(|u| {
-        Error::Unwritable {
+    let written =
+        en16931_formats::write_unchecked(&model, syntax).map_err(|u| Error::Unwritable {
             format: ctx.name.to_string(),
             findings: u.entries.iter().map(entry_finding).collect(),
-        }
-    })?;
+        })?;
     findings.extend(written.entries.iter().map(entry_finding));
     Ok(Generated {
         format,
@@ -71,13 +75,22 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let missing: Vec<&str> = ctx.addons.iter().copied().filter(|a| !present.contains(a)).collect();
+    let missing: Vec<&str> = ctx
+        .addons
+        .iter()
+        .copied()
+        .filter(|a| !present.contains(a))
+        .collect();
     let signed = input.get("sigs").is_some_and(|s| !s.is_null());
     if is_envelope && input.get("head").is_some() && (missing.is_empty() || signed) {
         return Ok(input.clone());
     }
     let mut input = input.clone();
-    let target = if is_envelope { &mut input["doc"] } else { &mut input };
+    let target = if is_envelope {
+        &mut input["doc"]
+    } else {
+        &mut input
+    };
     if let Some(obj) = target.as_object_mut() {
         let mut addons: Vec<Value> = present.iter().map(|a| json!(a)).collect();
         addons.extend(missing.iter().map(|a| json!(a)));
@@ -132,7 +145,10 @@ pub(crate) fn entry_finding(e: &Entry) -> Finding {
         _ => Severity::Information,
     };
     Finding {
-        rule: e.rule.clone().unwrap_or_else(|| format!("folio-{:?}", e.kind).to_lowercase()),
+        rule: e
+            .rule
+            .clone()
+            .unwrap_or_else(|| format!("folio-{:?}", e.kind).to_lowercase()),
         severity,
         path: e.term.clone().unwrap_or_else(|| e.path.clone()),
         message: e.message.clone(),

@@ -19,10 +19,11 @@ pub(crate) fn string(v: &Value, path: &str) -> Option<String> {
 
 /// The member at a `/`-separated path (`supplier/addresses/0/locality`).
 pub(crate) fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('/').try_fold(v, |v, key| match key.parse::<usize>() {
-        Ok(i) => v.get(i),
-        Err(_) => v.get(key),
-    })
+    path.split('/')
+        .try_fold(v, |v, key| match key.parse::<usize>() {
+            Ok(i) => v.get(i),
+            Err(_) => v.get(key),
+        })
 }
 
 /// The array at a path, empty when absent.

@@ -16,7 +16,10 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     inv.specification_id = Some(ctx.customization_id.to_string());
     inv.business_process = ctx.profile_id.map(str::to_owned);
     inv.type_code = Some(Code::new(type_code(doc)));
-    inv.kind = kind(inv.type_code.as_ref().map(Code::as_str).unwrap_or("380"), ctx);
+    inv.kind = kind(
+        inv.type_code.as_ref().map(Code::as_str).unwrap_or("380"),
+        ctx,
+    );
     inv.number = Some(number(doc));
     inv.issue_date = date(doc, "issue_date");
     inv.vat_point_date = date(doc, "value_date");
@@ -24,11 +27,20 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     inv.due_date = payment::due_date(doc);
     inv.payment_terms = payment::terms(doc);
     references(doc, &mut inv);
+    if ctx.needs_reference
+        && inv.buyer_reference.is_none()
+        && inv.purchase_order_reference.is_none()
+    {
+        inv.purchase_order_reference = Some(DocumentReference::new("NA"));
+    }
     inv.notes = notes(doc);
     inv.preceding_invoices = preceding(doc);
     inv.seller = party::write(doc.get("supplier").unwrap_or(&Value::Null));
     inv.buyer = party::write(doc.get("customer").unwrap_or(&Value::Null));
-    inv.payee = doc.get("payment").and_then(|p| p.get("payee")).map(party::payee);
+    inv.payee = doc
+        .get("payment")
+        .and_then(|p| p.get("payee"))
+        .map(party::payee);
     inv.delivery = delivery(doc);
     inv.invoicing_period = period(doc.get("delivery").and_then(|d| d.get("period")));
     inv.payment = payment::instructions(doc);
@@ -37,7 +49,16 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     inv.lines = lines::write(doc);
     inv.vat_breakdown = taxes::breakdown(doc);
     inv.totals = taxes::totals(doc);
+    if prices_include_vat(doc) {
+        taxes::exclude_included_vat(&mut inv);
+    }
     inv
+}
+
+/// Whether line prices include VAT (`tax.prices_include`), which EN 16931 does not allow:
+/// its line amounts are always without VAT.
+fn prices_include_vat(doc: &Value) -> bool {
+    text(doc, "tax/prices_include") == Some("VAT")
 }
 
 /// BT-3: the add-on's `untdid-document-type`, else from the GOBL type.
@@ -57,7 +78,10 @@ fn type_code(doc: &Value) -> String {
 
 /// UBL writes credit notes (and their kin) as `CreditNote`; CII has one root for all.
 fn kind(type_code: &str, _ctx: &Context) -> DocumentKind {
-    if matches!(type_code, "381" | "261" | "262" | "296" | "308" | "396" | "420" | "458" | "532") {
+    if matches!(
+        type_code,
+        "381" | "261" | "262" | "296" | "308" | "396" | "420" | "458" | "532"
+    ) {
         DocumentKind::CreditNote
     } else {
         DocumentKind::Invoice

@@ -10,7 +10,11 @@ use crate::gobl_doc::{amount, decimal, ext, list, percent, quantity, string, tex
 
 /// Every line of the document.
 pub(crate) fn write(doc: &Value) -> Vec<InvoiceLine> {
-    list(doc, "lines").iter().enumerate().map(|(n, l)| line(n, l)).collect()
+    list(doc, "lines")
+        .iter()
+        .enumerate()
+        .map(|(n, l)| line(n, l))
+        .collect()
 }
 
 fn line(n: usize, l: &Value) -> InvoiceLine {
@@ -42,11 +46,11 @@ fn line(n: usize, l: &Value) -> InvoiceLine {
         .or_else(|| string(l, "notes/0/text"));
     line.allowances = list(l, "discounts")
         .iter()
-        .map(|d| allowance_charge(d, "untdid-allowance"))
+        .map(|d| allowance_charge(d, l, "untdid-allowance"))
         .collect();
     line.charges = list(l, "charges")
         .iter()
-        .map(|c| allowance_charge(c, "untdid-charge"))
+        .map(|c| allowance_charge(c, l, "untdid-charge"))
         .collect();
     line
 }
@@ -58,15 +62,16 @@ fn vat(l: &Value) -> LineVat {
         .iter()
         .find(|t| text(t, "cat") == Some("VAT"));
     match vat {
-        Some(t) => LineVat {
-            category: Code::new(ext(t, "untdid-tax-category").unwrap_or("S")),
-            rate: percent(t, "percent").or(Some(en16931::Percentage::ZERO)),
-            ..LineVat::default()
-        },
+        Some(t) => {
+            let category = ext(t, "untdid-tax-category").unwrap_or("S");
+            LineVat {
+                category: Code::new(category),
+                rate: crate::taxes::rate(category, percent(t, "percent")),
+            }
+        }
         None => LineVat {
             category: Code::new("O"),
             rate: None,
-            ..LineVat::default()
         },
     }
 }
@@ -90,11 +95,14 @@ fn item(l: &Value) -> Item {
 }
 
 /// A line discount or charge (BG-27 / BG-28).
-fn allowance_charge(d: &Value, reason_ext: &str) -> LineAllowanceCharge {
+fn allowance_charge(d: &Value, line: &Value, reason_ext: &str) -> LineAllowanceCharge {
+    let percentage = percent(d, "percent");
+    // Peppol R041: a percentage needs its base; GOBL's default base is the line sum
+    let base = amount(d, "base").or_else(|| percentage.and_then(|_| amount(line, "sum")));
     LineAllowanceCharge {
         amount: amount(d, "amount").unwrap_or_default(),
-        base_amount: amount(d, "base"),
-        percentage: percent(d, "percent"),
+        base_amount: base,
+        percentage,
         reason: string(d, "reason"),
         reason_code: ext(d, reason_ext).map(Code::new),
     }
@@ -109,7 +117,11 @@ pub(crate) fn unit_code(unit: Option<&str>) -> String {
     let known = UNITS.iter().find(|(gobl, _)| *gobl == unit);
     match known {
         Some((_, code)) => (*code).to_string(),
-        None if unit.len() <= 3 && unit.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) => {
+        None if unit.len() <= 3
+            && unit
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) =>
+        {
             unit.to_string()
         }
         None => "C62".into(),

@@ -1,7 +1,7 @@
 //! BG-4 seller, BG-7 buyer and BG-10 payee from GOBL parties.
 
-use en16931::invoice::{Code, Contact, Party, Payee, PostalAddress};
 use en16931::Identifier;
+use en16931::invoice::{Code, Contact, Party, Payee, PostalAddress};
 use serde_json::Value;
 
 use crate::gobl_doc::{list, string, text};
@@ -81,11 +81,12 @@ fn contact(p: &Value) -> Contact {
         let full = format!("{given} {surname}").trim().to_string();
         (!full.is_empty()).then_some(full)
     });
+    // the contact person's own telephone and email first, then the party's
+    let of_person = |path: &str| person.and_then(|person| string(person, path));
     Contact {
         name,
-        phone: string(p, "telephones/0/num"),
-        email: string(p, "emails/0/addr"),
-        ..Contact::default()
+        phone: of_person("telephones/0/num").or_else(|| string(p, "telephones/0/num")),
+        email: of_person("emails/0/addr").or_else(|| string(p, "emails/0/addr")),
     }
 }
 

@@ -1,6 +1,8 @@
 //! BG-16 payment instructions, BT-9 due date and BT-20 payment terms from GOBL `payment`.
 
-use en16931::invoice::{Code, CreditTransfer, DirectDebit, PaymentCard, PaymentInstructions, PaymentMeans};
+use en16931::invoice::{
+    Code, CreditTransfer, DirectDebit, PaymentCard, PaymentInstructions, PaymentMeans,
+};
 use serde_json::Value;
 
 use crate::gobl_doc::{ext, list, string, text};

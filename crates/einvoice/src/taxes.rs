@@ -2,6 +2,8 @@
 //! the GOBL document's calculated totals.
 
 use en16931::invoice::{Code, DocumentAllowanceCharge, DocumentTotals, LineVat, VatBreakdown};
+use en16931::{Invoice, InvoiceAmount, Percentage, UnitPriceAmount};
+use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::gobl_doc::{amount, ext, list, percent, string, text};
@@ -18,12 +20,11 @@ pub(crate) fn breakdown(doc: &Value) -> Vec<VatBreakdown> {
         .iter()
         .map(|r| {
             let category = ext(r, "untdid-tax-category").unwrap_or("S");
-            let zero_rated = !matches!(category, "S" | "AA" | "L" | "M");
             VatBreakdown {
                 taxable_amount: amount(r, "base").unwrap_or_default(),
                 tax_amount: amount(r, "amount").unwrap_or_default(),
                 category: Code::new(category),
-                rate: percent(r, "percent").or(zero_rated.then_some(en16931::Percentage::ZERO)),
+                rate: rate(category, percent(r, "percent")),
                 exemption_reason: exemption_reason(doc, category),
                 exemption_reason_code: ext(r, "cef-vatex").map(Code::new),
             }
@@ -31,9 +32,21 @@ pub(crate) fn breakdown(doc: &Value) -> Vec<VatBreakdown> {
         .collect()
 }
 
-/// BT-120 for exempt categories: the first legal note, else the category's name.
+/// The rate a category states: none for "not subject to VAT" (`O`, BR-O-05), zero for the
+/// other zero-tax categories (BR-E-05, BR-Z-05, BR-AE-05, BR-IC-05, BR-G-05), else the
+/// document's.
+pub(crate) fn rate(category: &str, percent: Option<Percentage>) -> Option<Percentage> {
+    match category {
+        "O" => None,
+        "E" | "Z" | "AE" | "K" | "G" => Some(Percentage::ZERO),
+        _ => percent,
+    }
+}
+
+/// BT-120 for the categories that need a reason (exempt, reverse charge, intra-community,
+/// export, not subject): the first legal note, else the category's name.
 fn exemption_reason(doc: &Value, category: &str) -> Option<String> {
-    if matches!(category, "S" | "AA" | "L" | "M") {
+    if !matches!(category, "E" | "AE" | "K" | "G" | "O") {
         return None;
     }
     let legal = list(doc, "notes")
@@ -66,15 +79,23 @@ pub(crate) fn allowances_charges(doc: &Value, member: &str) -> Vec<DocumentAllow
     list(doc, member)
         .iter()
         .map(|d| {
-            let vat = list(d, "taxes").iter().find(|t| text(t, "cat") == Some("VAT"));
+            let vat = list(d, "taxes")
+                .iter()
+                .find(|t| text(t, "cat") == Some("VAT"));
+            let category = vat
+                .and_then(|t| ext(t, "untdid-tax-category"))
+                .unwrap_or("S");
+            let percentage = percent(d, "percent");
+            // Peppol R041: a percentage needs its base; GOBL's default base is the line sum
+            let base =
+                amount(d, "base").or_else(|| percentage.and_then(|_| amount(doc, "totals/sum")));
             DocumentAllowanceCharge {
                 amount: amount(d, "amount").unwrap_or_default(),
-                base_amount: amount(d, "base"),
-                percentage: percent(d, "percent"),
+                base_amount: base,
+                percentage,
                 vat: LineVat {
-                    category: Code::new(vat.and_then(|t| ext(t, "untdid-tax-category")).unwrap_or("S")),
-                    rate: vat.and_then(|t| percent(t, "percent")),
-                    ..LineVat::default()
+                    category: Code::new(category),
+                    rate: rate(category, vat.and_then(|t| percent(t, "percent"))),
                 },
                 reason: string(d, "reason"),
                 reason_code: ext(d, reason_ext).map(Code::new),
@@ -105,4 +126,75 @@ pub(crate) fn totals(doc: &Value) -> DocumentTotals {
             .or_else(|| amount(&t, "payable"))
             .unwrap_or_default(),
     }
+}
+
+/// Prices that include VAT, restated without it as EN 16931 requires: every line, line
+/// allowance and charge and document allowance and charge is divided by (1 + rate), the VAT
+/// breakdown's bases are summed again from those amounts, and what the payable amount differs
+/// from the recomputed total is stated as rounding (BT-114). The VAT amounts stay GOBL's.
+pub(crate) fn exclude_included_vat(inv: &mut Invoice) {
+    for line in &mut inv.lines {
+        let factor = divisor(line.vat.rate);
+        line.net_amount = net(line.net_amount, factor);
+        let price = line.price.net_price.into_decimal() / factor;
+        line.price.net_price = UnitPriceAmount::new(price.round_dp(4));
+        for ac in line.allowances.iter_mut().chain(line.charges.iter_mut()) {
+            ac.amount = net(ac.amount, factor);
+            ac.base_amount = ac.base_amount.map(|b| net(b, factor));
+        }
+    }
+    for ac in inv.allowances.iter_mut().chain(inv.charges.iter_mut()) {
+        let factor = divisor(ac.vat.rate);
+        ac.amount = net(ac.amount, factor);
+        ac.base_amount = ac.base_amount.map(|b| net(b, factor));
+    }
+    for b in &mut inv.vat_breakdown {
+        let same = |category: &Code, rate: &Option<Percentage>| {
+            category == &b.category
+                && rate.map(|r| r.normalized()) == b.rate.map(|r| r.normalized())
+        };
+        let lines = sum(inv
+            .lines
+            .iter()
+            .filter(|l| same(&l.vat.category, &l.vat.rate))
+            .map(|l| l.net_amount));
+        let charges = sum(inv
+            .charges
+            .iter()
+            .filter(|c| same(&c.vat.category, &c.vat.rate))
+            .map(|c| c.amount));
+        let allowances = sum(inv
+            .allowances
+            .iter()
+            .filter(|a| same(&a.vat.category, &a.vat.rate))
+            .map(|a| a.amount));
+        b.taxable_amount = InvoiceAmount::from_minor_units(lines + charges - allowances);
+    }
+    let t = &mut inv.totals;
+    let line_total = sum(inv.lines.iter().map(|l| l.net_amount));
+    let allowances = sum(inv.allowances.iter().map(|a| a.amount));
+    let charges = sum(inv.charges.iter().map(|c| c.amount));
+    t.line_total = InvoiceAmount::from_minor_units(line_total);
+    t.allowance_total =
+        (!inv.allowances.is_empty()).then(|| InvoiceAmount::from_minor_units(allowances));
+    t.charge_total = (!inv.charges.is_empty()).then(|| InvoiceAmount::from_minor_units(charges));
+    let taxable = line_total - allowances + charges;
+    t.taxable_total = InvoiceAmount::from_minor_units(taxable);
+    let gross = taxable + t.vat_total.map(InvoiceAmount::to_minor_units).unwrap_or(0);
+    t.gross_total = InvoiceAmount::from_minor_units(gross);
+    let paid = t.paid.map(InvoiceAmount::to_minor_units).unwrap_or(0);
+    let rounding = t.due.to_minor_units() + paid - gross;
+    t.rounding = (rounding != 0).then(|| InvoiceAmount::from_minor_units(rounding));
+}
+
+fn divisor(rate: Option<Percentage>) -> Decimal {
+    Decimal::ONE + rate.map(|r| r.as_fraction()).unwrap_or(Decimal::ZERO)
+}
+
+fn net(gross: InvoiceAmount, divisor: Decimal) -> InvoiceAmount {
+    crate::gobl_doc::cents(gross.into_decimal() / divisor).unwrap_or(gross)
+}
+
+fn sum(amounts: impl Iterator<Item = InvoiceAmount>) -> i64 {
+    amounts.map(InvoiceAmount::to_minor_units).sum()
 }

@@ -24,6 +24,14 @@ fn context(syntax: &str, ctx: &str) -> (Format, Rules) {
     }
 }
 
+/// Golden inputs that cannot pass, as the kit's README says: this one asks for a direct
+/// debit (payment means 49) and gives no mandate reference, so Peppol R061 fails for the
+/// expected file as it does for folio's.
+const KNOWN_FAILURES: &[(&str, &str)] = &[(
+    "ubl/peppol/invoice-prices-include-vat",
+    "PEPPOL-EN16931-R061",
+)];
+
 struct Pair {
     name: String,
     rules: Rules,
@@ -35,7 +43,10 @@ fn pairs() -> Vec<Pair> {
     let mut out = Vec::new();
     for syntax in ["ubl", "cii"] {
         let base = kit().join("fixtures").join(syntax).join("convert");
-        let mut ctxs: Vec<_> = std::fs::read_dir(&base).expect("fixtures").flatten().collect();
+        let mut ctxs: Vec<_> = std::fs::read_dir(&base)
+            .expect("fixtures")
+            .flatten()
+            .collect();
         ctxs.sort_by_key(|e| e.file_name());
         for ctx in ctxs {
             let ctx_name = ctx.file_name().to_string_lossy().to_string();
@@ -70,7 +81,9 @@ fn pairs() -> Vec<Pair> {
 
 /// The business values the issue names, from a document read into the EN 16931 model.
 fn values(xml: &str) -> Vec<(String, String)> {
-    let inv = en16931_formats::read(xml.as_bytes()).expect("readable").invoice;
+    let inv = en16931_formats::read(xml.as_bytes())
+        .expect("readable")
+        .invoice;
     let mut v = vec![
         ("BT-1".into(), format!("{:?}", inv.number)),
         ("BT-2".into(), format!("{:?}", inv.issue_date)),
@@ -84,13 +97,18 @@ fn values(xml: &str) -> Vec<(String, String)> {
         ("BG-22".into(), format!("{:?}", inv.totals)),
         (
             "BT-81".into(),
-            format!("{:?}", inv.payment.as_ref().and_then(|p| p.means_code.clone())),
+            format!(
+                "{:?}",
+                inv.payment.as_ref().and_then(|p| p.means_code.clone())
+            ),
         ),
         (
             "BT-84".into(),
             format!(
                 "{:?}",
-                inv.payment.as_ref().and_then(|p| p.account_identifier().map(str::to_owned))
+                inv.payment
+                    .as_ref()
+                    .and_then(|p| p.account_identifier().map(str::to_owned))
             ),
         ),
     ];
@@ -132,12 +150,19 @@ fn golden_pairs_pass_the_rules_and_keep_the_values() {
     for p in &pairs {
         let (want, got) = (values(&p.expected), values(&p.ours));
         for ((term, w), (_, g)) in want.iter().zip(&got) {
-            if w != g {
+            // an account the expected file leaves out may be carried (never the reverse)
+            let optional = term == "BT-84" && w == "None";
+            if w != g && !optional {
                 problems.push(format!("{}: {term}: expected {w}, got {g}", p.name));
             }
         }
         if want.len() != got.len() {
-            problems.push(format!("{}: {} lines expected, {} got", p.name, want.len(), got.len()));
+            problems.push(format!(
+                "{}: {} lines expected, {} got",
+                p.name,
+                want.len(),
+                got.len()
+            ));
         }
     }
     let Some(judge) = Judge::find() else {
@@ -151,11 +176,23 @@ fn golden_pairs_pass_the_rules_and_keep_the_values() {
             .map(|p| (p.name.clone(), p.ours.clone()))
             .collect();
         for verdict in judge.check(rules, &docs) {
-            if !verdict.ok {
-                problems.push(verdict.explain());
+            let known = KNOWN_FAILURES
+                .iter()
+                .find(|(name, _)| *name == verdict.file);
+            let failed: Vec<&str> = verdict.errors().iter().map(|f| f.id.as_str()).collect();
+            match known {
+                // the same rule the expected file breaks, and nothing else
+                Some((_, rule)) => assert_eq!(failed, [*rule], "{}", verdict.explain()),
+                None if !verdict.ok => problems.push(verdict.explain()),
+                None => {}
             }
         }
     }
     println!("{} golden pairs checked", pairs.len());
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
