@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::{Error, Finding, Syntax};
+use crate::{Error, Finding, Severity, Syntax};
 
 /// A GOBL envelope read from an e-invoice.
 #[derive(Debug, Clone)]
@@ -17,10 +17,54 @@ pub struct Imported {
     pub notes: Vec<Finding>,
 }
 
+const UBL_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+const UBL_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+const CII: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
+
+/// The root element's local name and namespace, without reading further than it.
+fn root(xml: &[u8]) -> Result<(String, String), Error> {
+    let text = std::str::from_utf8(xml).map_err(|e| Error::NotXml(format!("not UTF-8: {e}")))?;
+    let start = text
+        .find(|c: char| !c.is_whitespace() && c != '\u{feff}')
+        .ok_or_else(|| Error::NotXml("empty document".into()))?;
+    if !text[start..].starts_with('<') {
+        return Err(Error::NotXml("does not start with an XML tag".into()));
+    }
+    let mut reader = quick_xml::NsReader::from_str(text);
+    loop {
+        match reader.read_resolved_event() {
+            Ok((ns, quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e))) => {
+                let local = String::from_utf8_lossy(e.local_name().as_ref()).to_string();
+                let ns = match ns {
+                    quick_xml::name::ResolveResult::Bound(n) => {
+                        String::from_utf8_lossy(n.as_ref()).to_string()
+                    }
+                    _ => String::new(),
+                };
+                return Ok((local, ns));
+            }
+            Ok((_, quick_xml::events::Event::DocType(_))) => {
+                return Err(Error::NotXml(
+                    "documents with a DTD are refused (entity expansion)".into(),
+                ));
+            }
+            Ok((_, quick_xml::events::Event::Eof)) => {
+                return Err(Error::NotXml("no root element".into()));
+            }
+            Ok(_) => {}
+            Err(e) => return Err(Error::NotXml(e.to_string())),
+        }
+    }
+}
+
 /// The syntax of an XML document, from its root element; `None` when it is neither.
 pub fn detect(xml: &[u8]) -> Option<Syntax> {
-    let _ = xml;
-    None
+    match root(xml).ok()? {
+        (name, ns) if name == "Invoice" && ns == UBL_INVOICE => Some(Syntax::Ubl),
+        (name, ns) if name == "CreditNote" && ns == UBL_CREDIT_NOTE => Some(Syntax::Ubl),
+        (name, ns) if name == "CrossIndustryInvoice" && ns == CII => Some(Syntax::Cii),
+        _ => None,
+    }
 }
 
 /// Reads a UBL or CII invoice into a GOBL envelope.
@@ -28,5 +72,141 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     if xml.len() > crate::MAX_XML_BYTES {
         return Err(Error::TooLarge(xml.len()));
     }
-    Err(Error::NotXml("not implemented yet".into()))
+    let (name, namespace) = root(xml)?;
+    let Some(syntax) = detect(xml) else {
+        return Err(Error::UnknownDocument {
+            root: name,
+            namespace,
+        });
+    };
+    let mut read = en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))?;
+    let mut notes: Vec<Finding> = read.entries.iter().map(reader_note).collect();
+    fill_gaps(&mut read.invoice, xml, &mut notes);
+    required(&read.invoice)?;
+    let doc = crate::invoice_parse::read(&read.invoice, &mut notes);
+    let envelope = build(doc, &mut notes)?;
+    compare_totals(&read.invoice, &envelope, &mut notes);
+    Ok(Imported {
+        syntax,
+        envelope,
+        notes,
+    })
+}
+
+/// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on
+/// the amounts' `currencyID`, a seller named only by its trading name (BT-28). Each gap
+/// filled is noted.
+fn fill_gaps(inv: &mut en16931::Invoice, xml: &[u8], notes: &mut Vec<Finding>) {
+    let mut derived = |term: &str, message: String| {
+        notes.push(Finding {
+            rule: "folio-derived".into(),
+            severity: Severity::Warning,
+            path: term.into(),
+            message,
+        })
+    };
+    if inv.currency.is_none()
+        && let Some(code) = amount_currency(xml)
+    {
+        derived("BT-5", format!("no invoice currency; {code} taken from the amounts"));
+        inv.currency = Some(en16931::invoice::Code::new(code));
+    }
+    for (term, party) in [("BT-27", &mut inv.seller), ("BT-44", &mut inv.buyer)] {
+        if party.name.is_none()
+            && let Some(trading) = party.trading_name.clone()
+        {
+            derived(term, format!("no legal name; the trading name {trading:?} is used"));
+            party.name = Some(trading);
+        }
+    }
+}
+
+/// The first `currencyID` attribute's value.
+fn amount_currency(xml: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(xml).ok()?;
+    let at = text.find("currencyID=")? + "currencyID=".len();
+    let quoted = text.get(at..at + 5)?;
+    let code = quoted.get(1..4)?;
+    code.chars().all(|c| c.is_ascii_uppercase()).then(|| code.to_string())
+}
+
+/// What an invoice needs before it can be read at all.
+fn required(inv: &en16931::Invoice) -> Result<(), Error> {
+    let mut missing = Vec::new();
+    let mut need = |ok: bool, term: &str, what: &str| {
+        if !ok {
+            missing.push(Finding {
+                rule: "folio-required".into(),
+                severity: Severity::Fatal,
+                path: term.into(),
+                message: format!("{what} is missing"),
+            });
+        }
+    };
+    need(inv.number.as_deref().is_some_and(|n| !n.trim().is_empty()), "BT-1", "the invoice number");
+    need(inv.issue_date.is_some(), "BT-2", "the issue date");
+    need(inv.currency.is_some(), "BT-5", "the currency");
+    need(!inv.lines.is_empty(), "BG-25", "an invoice line");
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Unreadable(missing))
+    }
+}
+
+/// Builds the GOBL document. Faults (a regime folio does not know, a tax id its checks
+/// refuse) do not lose the invoice: it is built without validation and each fault becomes a
+/// warning note.
+fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
+    let opts = gobl::builder::BuildOptions::default();
+    match gobl::builder::build_with(doc.clone(), &opts) {
+        Ok(envelope) => Ok(envelope),
+        Err(invalid) if !invalid.envelope.is_null() => {
+            notes.extend(invalid.faults.0.iter().map(|f| Finding {
+                rule: format!("gobl-{}", f.code),
+                severity: Severity::Warning,
+                path: f.path.clone(),
+                message: f.message.clone(),
+            }));
+            Ok(invalid.envelope)
+        }
+        Err(invalid) => Err(Error::Unreadable(
+            invalid
+                .faults
+                .0
+                .iter()
+                .map(|f| Finding {
+                    rule: format!("gobl-{}", f.code),
+                    severity: Severity::Fatal,
+                    path: f.path.clone(),
+                    message: f.message.clone(),
+                })
+                .collect(),
+        )),
+    }
+}
+
+/// A warning for each total GOBL calculated differently from the document.
+fn compare_totals(inv: &en16931::Invoice, envelope: &Value, notes: &mut Vec<Finding>) {
+    for (term, ours, theirs) in crate::totals_parse::pairs(inv, envelope) {
+        if ours != theirs {
+            notes.push(Finding {
+                rule: "folio-totals".into(),
+                severity: Severity::Warning,
+                path: term.into(),
+                message: format!("the document states {theirs}, GOBL calculates {ours}"),
+            });
+        }
+    }
+}
+
+/// A reader entry (an element it does not map, a malformed value) as a note.
+fn reader_note(e: &en16931_formats::report::Entry) -> Finding {
+    let mut f = crate::generate::entry_finding(e);
+    if f.rule.starts_with("folio-") {
+        f.rule = "folio-unmapped".into();
+    }
+    f.severity = Severity::Information;
+    f.path = e.path.clone();
+    f
 }

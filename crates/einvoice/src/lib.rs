@@ -15,10 +15,15 @@ mod generate;
 mod gobl_doc;
 mod import;
 mod invoice;
+mod invoice_parse;
 mod lines;
+mod lines_parse;
 mod party;
+mod party_parse;
 mod payment;
+mod payment_parse;
 mod taxes;
+pub mod totals_parse;
 
 pub use context::{Context, Format, Syntax};
 pub use error::{Error, Finding, Severity};

@@ -128,6 +128,19 @@ pub(crate) fn unit_code(unit: Option<&str>) -> String {
     }
 }
 
+/// The GOBL unit for a UN/ECE Recommendation 20 code: GOBL's key where it has one, else the
+/// code itself (GOBL accepts UN/ECE codes as units).
+pub(crate) fn gobl_unit(code: &str) -> String {
+    if code == "EA" {
+        return "item".into();
+    }
+    UNITS
+        .iter()
+        .find(|(_, c)| *c == code)
+        .map(|(gobl, _)| (*gobl).to_string())
+        .unwrap_or_else(|| code.to_string())
+}
+
 /// GOBL unit keys and their UN/ECE Recommendation 20 codes.
 const UNITS: &[(&str, &str)] = &[
     ("one", "C62"),

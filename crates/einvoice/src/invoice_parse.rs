@@ -1,0 +1,233 @@
+//! A GOBL invoice from a whole EN 16931 invoice (the reading twin of `invoice.rs`): the
+//! document's identity, references, notes, delivery and document-level allowances and
+//! charges, with the other business groups read by their own modules. Terms GOBL has no place
+//! for are reported, never dropped silently.
+
+use en16931::Invoice;
+use en16931::invoice::DocumentAllowanceCharge;
+use serde_json::{Map, Value, json};
+
+use crate::party_parse::{self, put};
+use crate::{Finding, Severity, lines_parse, payment_parse};
+
+/// The GOBL invoice document (not yet built) and the notes of what did not map.
+pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
+    let type_code = inv.type_code.as_ref().map(|c| c.as_str()).unwrap_or("380");
+    let seller_country = inv
+        .seller
+        .vat_identifier
+        .as_deref()
+        .and_then(party_parse::tax_id)
+        .and_then(|t| t["country"].as_str().map(str::to_owned))
+        .or_else(|| inv.seller.address.country.as_ref().map(|c| c.as_str().to_owned()));
+    let mut doc = Map::new();
+    doc.insert("$schema".into(), json!("https://gobl.org/draft-0/bill/invoice"));
+    if let Some(c) = &seller_country {
+        doc.insert("$regime".into(), json!(c));
+    }
+    doc.insert("$addons".into(), json!(["eu-en16931-v2017"]));
+    doc.insert("type".into(), json!(gobl_type(type_code)));
+    put(&mut doc, "code", inv.number.as_deref());
+    if let Some(d) = inv.issue_date {
+        doc.insert("issue_date".into(), json!(d.to_string()));
+    }
+    if let Some(d) = inv.vat_point_date {
+        doc.insert("value_date".into(), json!(d.to_string()));
+    }
+    put(&mut doc, "currency", inv.currency.as_ref().map(|c| c.as_str()));
+    doc.insert(
+        "tax".into(),
+        json!({"rounding": "currency", "ext": {"untdid-document-type": type_code}}),
+    );
+    if !inv.preceding_invoices.is_empty() {
+        let list: Vec<Value> = inv
+            .preceding_invoices
+            .iter()
+            .map(|p| {
+                let mut m = Map::new();
+                put(&mut m, "code", Some(p.reference.as_str()));
+                if let Some(d) = p.issue_date {
+                    m.insert("issue_date".into(), json!(d.to_string()));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        doc.insert("preceding".into(), Value::Array(list));
+    }
+    doc.insert("supplier".into(), party_parse::read(&inv.seller));
+    doc.insert("customer".into(), party_parse::read(&inv.buyer));
+    let mut lines = lines_parse::read(&inv.lines, notes);
+    exemptions(inv, &mut lines, &mut doc);
+    doc.insert("lines".into(), Value::Array(lines));
+    let discounts: Vec<Value> = inv.allowances.iter().map(|a| allowance_charge(a, "untdid-allowance")).collect();
+    if !discounts.is_empty() {
+        doc.insert("discounts".into(), Value::Array(discounts));
+    }
+    let charges: Vec<Value> = inv.charges.iter().map(|c| allowance_charge(c, "untdid-charge")).collect();
+    if !charges.is_empty() {
+        doc.insert("charges".into(), Value::Array(charges));
+    }
+    if let Some(o) = ordering(inv) {
+        doc.insert("ordering".into(), o);
+    }
+    if let Some(p) = payment_parse::read(inv) {
+        doc.insert("payment".into(), p);
+    }
+    if let Some(d) = delivery(inv) {
+        doc.insert("delivery".into(), d);
+    }
+    if !inv.notes.is_empty() {
+        let list: Vec<Value> = inv
+            .notes
+            .iter()
+            .filter_map(|n| {
+                let text = n.note.as_deref()?;
+                let mut note = json!({"text": text});
+                if let Some(code) = &n.subject_code {
+                    note["ext"] = json!({"untdid-text-subject": code.as_str()});
+                }
+                Some(note)
+            })
+            .collect();
+        let mut all = list;
+        if let Some(Value::Array(legal)) = doc.remove("notes") {
+            all.extend(legal);
+        }
+        doc.insert("notes".into(), Value::Array(all));
+    }
+    if let Some(r) = inv.totals.rounding.filter(|r| !r.is_zero()) {
+        doc.insert("totals".into(), json!({"rounding": r.to_string()}));
+    }
+    unmapped(inv, notes);
+    Value::Object(doc)
+}
+
+/// GOBL's invoice type for a UNTDID 1001 code (the code itself stays in the `ext`).
+fn gobl_type(code: &str) -> &'static str {
+    match code {
+        "381" | "261" | "262" | "296" | "308" | "396" | "420" | "458" | "532" => "credit-note",
+        "383" => "debit-note",
+        "384" | "471" | "472" | "473" => "corrective",
+        "325" => "proforma",
+        _ => "standard",
+    }
+}
+
+fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
+    let mut out = Map::new();
+    put(&mut out, "reason", a.reason.as_deref());
+    out.insert("amount".into(), json!(a.amount.to_string()));
+    out.insert("taxes".into(), json!([lines_parse::vat_combo(&a.vat)]));
+    if let Some(code) = &a.reason_code {
+        out.insert("ext".into(), json!({reason_ext: code.as_str()}));
+    }
+    Value::Object(out)
+}
+
+/// BT-10 … BT-19 as GOBL `ordering`.
+fn ordering(inv: &Invoice) -> Option<Value> {
+    let mut o = Map::new();
+    put(&mut o, "code", inv.buyer_reference.as_deref());
+    put(&mut o, "cost", inv.accounting_reference.as_deref());
+    let refs = [
+        ("purchases", &inv.purchase_order_reference),
+        ("sales", &inv.sales_order_reference),
+        ("contracts", &inv.contract_reference),
+        ("projects", &inv.project_reference),
+        ("receiving", &inv.receiving_advice_reference),
+        ("despatch", &inv.despatch_advice_reference),
+        ("tender", &inv.tender_reference),
+    ];
+    for (member, r) in refs {
+        if let Some(r) = r.as_ref().filter(|r| !r.is_blank()) {
+            o.insert(member.into(), json!([{"code": r.as_str()}]));
+        }
+    }
+    if let Some(p) = &inv.invoicing_period {
+        let mut period = Map::new();
+        put(&mut period, "start", p.start.map(|d| d.to_string()).as_deref());
+        put(&mut period, "end", p.end.map(|d| d.to_string()).as_deref());
+        o.insert("period".into(), Value::Object(period));
+    }
+    (!o.is_empty()).then_some(Value::Object(o))
+}
+
+/// BG-13 as GOBL `delivery`.
+fn delivery(inv: &Invoice) -> Option<Value> {
+    let d = inv.delivery.as_ref()?;
+    let mut out = Map::new();
+    if let Some(date) = d.date {
+        out.insert("date".into(), json!(date.to_string()));
+    }
+    let mut receiver = Map::new();
+    put(&mut receiver, "name", d.party_name.as_deref());
+    if let Some(a) = d.address.as_ref().and_then(party_parse::address) {
+        receiver.insert("addresses".into(), json!([a]));
+    }
+    if !receiver.is_empty() {
+        out.insert("receiver".into(), Value::Object(receiver));
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
+}
+
+/// Terms this reader does not carry into GOBL, each reported once.
+fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
+    let mut note = |term: &str, what: &str| {
+        notes.push(Finding {
+            rule: "folio-unmapped".into(),
+            severity: Severity::Information,
+            path: term.into(),
+            message: format!("{what} is not carried into the GOBL invoice"),
+        })
+    };
+    if !inv.attachments.is_empty() {
+        note("BG-24", "additional supporting documents");
+    }
+    if inv.tax_representative.is_some() {
+        note("BG-11", "the seller's tax representative");
+    }
+    if inv.object_identifier.is_some() {
+        note("BT-18", "the invoiced object identifier");
+    }
+    if inv.vat_accounting_currency.is_some() {
+        note("BT-6", "the VAT accounting currency");
+    }
+    if inv.vat_point_date_code.is_some() {
+        note("BT-8", "the VAT point date code");
+    }
+    if inv.lines.iter().any(|l| l.period.is_some()) {
+        note("BG-26", "line invoicing periods");
+    }
+    if inv.lines.iter().any(|l| !l.item.attributes.is_empty()) {
+        note("BG-32", "item attributes");
+    }
+    if inv.lines.iter().any(|l| !l.item.classification_identifiers.is_empty()) {
+        note("BT-158", "item classification identifiers");
+    }
+    if inv.lines.iter().any(|l| l.order_line_reference.is_some()) {
+        note("BT-132", "order line references");
+    }
+}
+
+/// BT-121 becomes the add-on's `cef-vatex` on the lines of that category; BT-120 a legal note.
+fn exemptions(inv: &Invoice, lines: &mut [Value], doc: &mut Map<String, Value>) {
+    let mut legal = Vec::new();
+    for b in &inv.vat_breakdown {
+        if let Some(code) = &b.exemption_reason_code {
+            for combo in lines.iter_mut().filter_map(|l| l.get_mut("taxes")?.get_mut(0)) {
+                if combo["ext"]["untdid-tax-category"] == json!(b.category.as_str()) {
+                    combo["ext"]["cef-vatex"] = json!(code.as_str());
+                }
+            }
+        }
+        if let Some(reason) = b.exemption_reason.as_deref() {
+            legal.push(json!({"key": "legal", "src": b.category.as_str(), "text": reason}));
+        }
+    }
+    if !legal.is_empty() {
+        let notes = doc.entry("notes").or_insert_with(|| json!([]));
+        if let Some(list) = notes.as_array_mut() {
+            list.extend(legal);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! The document's BG-22 totals beside the ones GOBL calculated from what was read.
+
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::gobl_doc::decimal;
+
+/// `(business term, GOBL's figure, the document's figure)` for BT-106 … BT-115, as decimals
+/// normalised for comparison; a missing optional total is zero on both sides.
+pub fn pairs(inv: &en16931::Invoice, envelope: &Value) -> Vec<(&'static str, Decimal, Decimal)> {
+    let t = &inv.totals;
+    let gobl = |path: &str| decimal(envelope, &format!("doc/totals/{path}")).unwrap_or_default().normalize();
+    let doc = |a: Option<en16931::InvoiceAmount>| a.map(|a| a.into_decimal()).unwrap_or_default().normalize();
+    let vat = envelope["doc"]["totals"]["taxes"]["categories"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["code"] == "VAT"))
+        .and_then(|c| decimal(c, "amount"))
+        .unwrap_or_default()
+        .normalize();
+    let advance = gobl("advance");
+    let due = decimal(envelope, "doc/totals/due")
+        .map(|d| d.normalize())
+        .unwrap_or_else(|| gobl("payable") - advance);
+    vec![
+        ("BT-106", gobl("sum"), doc(Some(t.line_total))),
+        ("BT-107", gobl("discount"), doc(t.allowance_total)),
+        ("BT-108", gobl("charge"), doc(t.charge_total)),
+        ("BT-109", gobl("total"), doc(Some(t.taxable_total))),
+        ("BT-110", vat, doc(t.vat_total)),
+        ("BT-112", gobl("total_with_tax"), doc(Some(t.gross_total))),
+        ("BT-113", advance, doc(t.paid)),
+        ("BT-114", gobl("rounding"), doc(t.rounding)),
+        ("BT-115", due, doc(Some(t.due))),
+    ]
+}
