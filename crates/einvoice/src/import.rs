@@ -108,14 +108,20 @@ fn fill_gaps(inv: &mut en16931::Invoice, xml: &[u8], notes: &mut Vec<Finding>) {
     if inv.currency.is_none()
         && let Some(code) = amount_currency(xml)
     {
-        derived("BT-5", format!("no invoice currency; {code} taken from the amounts"));
+        derived(
+            "BT-5",
+            format!("no invoice currency; {code} taken from the amounts"),
+        );
         inv.currency = Some(en16931::invoice::Code::new(code));
     }
     for (term, party) in [("BT-27", &mut inv.seller), ("BT-44", &mut inv.buyer)] {
         if party.name.is_none()
             && let Some(trading) = party.trading_name.clone()
         {
-            derived(term, format!("no legal name; the trading name {trading:?} is used"));
+            derived(
+                term,
+                format!("no legal name; the trading name {trading:?} is used"),
+            );
             party.name = Some(trading);
         }
     }
@@ -127,7 +133,9 @@ fn amount_currency(xml: &[u8]) -> Option<String> {
     let at = text.find("currencyID=")? + "currencyID=".len();
     let quoted = text.get(at..at + 5)?;
     let code = quoted.get(1..4)?;
-    code.chars().all(|c| c.is_ascii_uppercase()).then(|| code.to_string())
+    code.chars()
+        .all(|c| c.is_ascii_uppercase())
+        .then(|| code.to_string())
 }
 
 /// What an invoice needs before it can be read at all.
@@ -143,7 +151,11 @@ fn required(inv: &en16931::Invoice) -> Result<(), Error> {
             });
         }
     };
-    need(inv.number.as_deref().is_some_and(|n| !n.trim().is_empty()), "BT-1", "the invoice number");
+    need(
+        inv.number.as_deref().is_some_and(|n| !n.trim().is_empty()),
+        "BT-1",
+        "the invoice number",
+    );
     need(inv.issue_date.is_some(), "BT-2", "the issue date");
     need(inv.currency.is_some(), "BT-5", "the currency");
     need(!inv.lines.is_empty(), "BG-25", "an invoice line");

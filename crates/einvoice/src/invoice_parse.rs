@@ -19,9 +19,18 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         .as_deref()
         .and_then(party_parse::tax_id)
         .and_then(|t| t["country"].as_str().map(str::to_owned))
-        .or_else(|| inv.seller.address.country.as_ref().map(|c| c.as_str().to_owned()));
+        .or_else(|| {
+            inv.seller
+                .address
+                .country
+                .as_ref()
+                .map(|c| c.as_str().to_owned())
+        });
     let mut doc = Map::new();
-    doc.insert("$schema".into(), json!("https://gobl.org/draft-0/bill/invoice"));
+    doc.insert(
+        "$schema".into(),
+        json!("https://gobl.org/draft-0/bill/invoice"),
+    );
     if let Some(c) = &seller_country {
         doc.insert("$regime".into(), json!(c));
     }
@@ -34,7 +43,11 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
     if let Some(d) = inv.vat_point_date {
         doc.insert("value_date".into(), json!(d.to_string()));
     }
-    put(&mut doc, "currency", inv.currency.as_ref().map(|c| c.as_str()));
+    put(
+        &mut doc,
+        "currency",
+        inv.currency.as_ref().map(|c| c.as_str()),
+    );
     doc.insert(
         "tax".into(),
         json!({"rounding": "currency", "ext": {"untdid-document-type": type_code}}),
@@ -56,17 +69,27 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
     }
     doc.insert("supplier".into(), party_parse::read(&inv.seller));
     doc.insert("customer".into(), party_parse::read(&inv.buyer));
-    let mut lines = lines_parse::read(&inv.lines, notes);
-    exemptions(inv, &mut lines, &mut doc);
-    doc.insert("lines".into(), Value::Array(lines));
-    let discounts: Vec<Value> = inv.allowances.iter().map(|a| allowance_charge(a, "untdid-allowance")).collect();
+    doc.insert(
+        "lines".into(),
+        Value::Array(lines_parse::read(&inv.lines, notes)),
+    );
+    let discounts: Vec<Value> = inv
+        .allowances
+        .iter()
+        .map(|a| allowance_charge(a, "untdid-allowance"))
+        .collect();
     if !discounts.is_empty() {
         doc.insert("discounts".into(), Value::Array(discounts));
     }
-    let charges: Vec<Value> = inv.charges.iter().map(|c| allowance_charge(c, "untdid-charge")).collect();
+    let charges: Vec<Value> = inv
+        .charges
+        .iter()
+        .map(|c| allowance_charge(c, "untdid-charge"))
+        .collect();
     if !charges.is_empty() {
         doc.insert("charges".into(), Value::Array(charges));
     }
+    exemptions(inv, &mut doc);
     if let Some(o) = ordering(inv) {
         doc.insert("ordering".into(), o);
     }
@@ -145,7 +168,11 @@ fn ordering(inv: &Invoice) -> Option<Value> {
     }
     if let Some(p) = &inv.invoicing_period {
         let mut period = Map::new();
-        put(&mut period, "start", p.start.map(|d| d.to_string()).as_deref());
+        put(
+            &mut period,
+            "start",
+            p.start.map(|d| d.to_string()).as_deref(),
+        );
         put(&mut period, "end", p.end.map(|d| d.to_string()).as_deref());
         o.insert("period".into(), Value::Object(period));
     }
@@ -201,7 +228,11 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
     if inv.lines.iter().any(|l| !l.item.attributes.is_empty()) {
         note("BG-32", "item attributes");
     }
-    if inv.lines.iter().any(|l| !l.item.classification_identifiers.is_empty()) {
+    if inv
+        .lines
+        .iter()
+        .any(|l| !l.item.classification_identifiers.is_empty())
+    {
         note("BT-158", "item classification identifiers");
     }
     if inv.lines.iter().any(|l| l.order_line_reference.is_some()) {
@@ -209,14 +240,23 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
     }
 }
 
-/// BT-121 becomes the add-on's `cef-vatex` on the lines of that category; BT-120 a legal note.
-fn exemptions(inv: &Invoice, lines: &mut [Value], doc: &mut Map<String, Value>) {
+/// BT-121 becomes the add-on's `cef-vatex` on every VAT combo of that category (lines,
+/// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a legal note.
+fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
     let mut legal = Vec::new();
     for b in &inv.vat_breakdown {
         if let Some(code) = &b.exemption_reason_code {
-            for combo in lines.iter_mut().filter_map(|l| l.get_mut("taxes")?.get_mut(0)) {
-                if combo["ext"]["untdid-tax-category"] == json!(b.category.as_str()) {
-                    combo["ext"]["cef-vatex"] = json!(code.as_str());
+            for member in ["lines", "discounts", "charges"] {
+                let Some(Value::Array(items)) = doc.get_mut(member) else {
+                    continue;
+                };
+                for combo in items
+                    .iter_mut()
+                    .filter_map(|l| l.get_mut("taxes")?.get_mut(0))
+                {
+                    if combo["ext"]["untdid-tax-category"] == json!(b.category.as_str()) {
+                        combo["ext"]["cef-vatex"] = json!(code.as_str());
+                    }
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! GOBL lines from BG-25 invoice lines (the reading twin of `lines.rs`).
 
-use en16931::invoice::{LineAllowanceCharge, LineVat};
 use en16931::InvoiceLine;
+use en16931::invoice::{LineAllowanceCharge, LineVat};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
@@ -10,7 +10,11 @@ use crate::{Finding, Severity};
 
 /// Every line, with a note for each price folio had to restate.
 pub(crate) fn read(lines: &[InvoiceLine], notes: &mut Vec<Finding>) -> Vec<Value> {
-    lines.iter().enumerate().map(|(n, l)| line(n, l, notes)).collect()
+    lines
+        .iter()
+        .enumerate()
+        .map(|(n, l)| line(n, l, notes))
+        .collect()
 }
 
 fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
@@ -49,15 +53,27 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
         }
         item.insert("identities".into(), json!([identity]));
     }
-    put(&mut item, "origin", l.item.origin_country.as_ref().map(|c| c.as_str()));
+    put(
+        &mut item,
+        "origin",
+        l.item.origin_country.as_ref().map(|c| c.as_str()),
+    );
     let mut out = Map::new();
     out.insert("quantity".into(), json!(qty.normalize().to_string()));
     out.insert("item".into(), Value::Object(item));
-    let discounts: Vec<Value> = l.allowances.iter().map(|a| allowance_charge(a, "untdid-allowance")).collect();
+    let discounts: Vec<Value> = l
+        .allowances
+        .iter()
+        .map(|a| allowance_charge(a, "untdid-allowance"))
+        .collect();
     if !discounts.is_empty() {
         out.insert("discounts".into(), Value::Array(discounts));
     }
-    let line_charges: Vec<Value> = l.charges.iter().map(|c| allowance_charge(c, "untdid-charge")).collect();
+    let line_charges: Vec<Value> = l
+        .charges
+        .iter()
+        .map(|c| allowance_charge(c, "untdid-charge"))
+        .collect();
     if !line_charges.is_empty() {
         out.insert("charges".into(), Value::Array(line_charges));
     }
@@ -91,7 +107,8 @@ fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
 /// percentage when the document states one.
 pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     let mut combo = json!({"cat": "VAT", "ext": {"untdid-tax-category": vat.category.as_str()}});
-    if let Some(rate) = vat.rate {
+    // "not subject to VAT" states no rate (BR-O-05); a 0 % here would split its breakdown
+    if let Some(rate) = vat.rate.filter(|_| vat.category.as_str() != "O") {
         combo["percent"] = json!(format!("{}%", rate.normalized()));
     }
     combo

@@ -24,6 +24,11 @@ pub(crate) fn write(p: &Value) -> Party {
             Some(scheme) => Identifier::schemed(code, scheme),
             None => Identifier::new(code),
         };
+        if text(identity, "type") == Some("FC") {
+            // BT-32, the seller's tax registration (as the reader writes it)
+            party.tax_registration = string(identity, "code");
+            continue;
+        }
         if party.legal_registration.is_none() && is_legal(identity) {
             party.legal_registration = Some(id);
         } else {

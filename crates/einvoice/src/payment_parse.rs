@@ -13,7 +13,10 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
     let mut terms = Map::new();
     put(&mut terms, "notes", inv.payment_terms.as_deref());
     if let Some(due) = inv.due_date {
-        terms.insert("due_dates".into(), json!([{"date": due.to_string(), "percent": "100%"}]));
+        terms.insert(
+            "due_dates".into(),
+            json!([{"date": due.to_string(), "percent": "100%"}]),
+        );
     }
     if !terms.is_empty() {
         out.insert("terms".into(), Value::Object(terms));
@@ -64,10 +67,15 @@ fn instructions(p: &en16931::invoice::PaymentInstructions) -> Value {
         }
         Some(PaymentMeans::Card(c)) => {
             let mut m = Map::new();
-            let last4 = c
-                .primary_account_number
-                .as_deref()
-                .map(|n| n.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect::<String>());
+            let last4 = c.primary_account_number.as_deref().map(|n| {
+                n.chars()
+                    .rev()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect::<String>()
+            });
             put(&mut m, "last4", last4.as_deref());
             put(&mut m, "holder", c.holder_name.as_deref());
             out.insert("card".into(), Value::Object(m));

@@ -9,8 +9,14 @@ use crate::gobl_doc::decimal;
 /// normalised for comparison; a missing optional total is zero on both sides.
 pub fn pairs(inv: &en16931::Invoice, envelope: &Value) -> Vec<(&'static str, Decimal, Decimal)> {
     let t = &inv.totals;
-    let gobl = |path: &str| decimal(envelope, &format!("doc/totals/{path}")).unwrap_or_default().normalize();
-    let doc = |a: Option<en16931::InvoiceAmount>| a.map(|a| a.into_decimal()).unwrap_or_default().normalize();
+    let gobl = |path: &str| {
+        decimal(envelope, &format!("doc/totals/{path}"))
+            .unwrap_or_default()
+            .normalize()
+    };
+    let doc = |a: Option<en16931::InvoiceAmount>| {
+        a.map(|a| a.into_decimal()).unwrap_or_default().normalize()
+    };
     let vat = envelope["doc"]["totals"]["taxes"]["categories"]
         .as_array()
         .and_then(|c| c.iter().find(|c| c["code"] == "VAT"))
