@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{ServeArgs, StorageArgs};
 
+mod convert;
 pub mod gobl;
 mod openapi;
 mod serve;
@@ -37,6 +38,8 @@ pub enum Command {
     /// Build, verify and sign GOBL documents.
     #[command(subcommand)]
     Gobl(gobl::GoblCommand),
+    /// Convert GOBL to an e-invoice (UBL, CII and their profiles) or an e-invoice to GOBL.
+    Convert(convert::ConvertArgs),
 }
 
 /// `folio workspace ...`
@@ -107,6 +110,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Token(command) => tokens::run(command),
         Command::Openapi(args) => openapi::run(&args),
         Command::Gobl(command) => gobl::run(command),
+        Command::Convert(args) => convert::run(&args),
     }
 }
 

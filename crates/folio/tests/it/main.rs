@@ -5,6 +5,7 @@ mod harness;
 
 mod auth;
 mod cli;
+mod convert_cli;
 mod errors;
 mod gobl_cli;
 mod ops;
