@@ -89,7 +89,7 @@ const CONTEXTS: &[Context] = &[
         profile_id: None,
         addons: &["eu-en16931-v2017"],
         rules: RuleSet::En16931,
-        file_name: "invoice.xml",
+        file_name: "invoice-ubl.xml",
         needs_reference: false,
     },
     Context {
@@ -111,7 +111,7 @@ const CONTEXTS: &[Context] = &[
         profile_id: Some(PEPPOL_PROCESS),
         addons: &["eu-en16931-v2017", "de-xrechnung-v3"],
         rules: RuleSet::XRechnung,
-        file_name: "xrechnung.xml",
+        file_name: "xrechnung-ubl.xml",
         needs_reference: false,
     },
     Context {
@@ -133,7 +133,7 @@ const CONTEXTS: &[Context] = &[
         profile_id: Some(PEPPOL_PROCESS),
         addons: &["eu-en16931-v2017", "de-xrechnung-v3"],
         rules: RuleSet::XRechnung,
-        file_name: "xrechnung.xml",
+        file_name: "xrechnung-cii.xml",
         needs_reference: false,
     },
     Context {

@@ -18,6 +18,7 @@ use uuid::Uuid;
 use crate::Transform;
 use crate::config::TransformConfig;
 
+mod einvoice;
 mod job_create;
 mod silo;
 mod sleep;
@@ -161,6 +162,10 @@ impl Registry {
         r.add(silo::SetFolder);
         r.add(silo::Close);
         r.add(silo::Modify);
+        r.add(einvoice::Generate(folio_einvoice::Syntax::Ubl));
+        r.add(einvoice::Generate(folio_einvoice::Syntax::Cii));
+        r.add(einvoice::Import(folio_einvoice::Syntax::Ubl));
+        r.add(einvoice::Import(folio_einvoice::Syntax::Cii));
         r
     }
 

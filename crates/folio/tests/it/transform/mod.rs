@@ -3,6 +3,7 @@
 mod attachments;
 mod bad_input;
 mod crash;
+mod einvoice;
 mod jobs;
 mod listener;
 mod timeout;
