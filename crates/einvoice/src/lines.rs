@@ -63,7 +63,7 @@ fn vat(l: &Value) -> LineVat {
         .find(|t| text(t, "cat") == Some("VAT"));
     match vat {
         Some(t) => {
-            let category = ext(t, "untdid-tax-category").unwrap_or("S");
+            let category = crate::taxes::category(t);
             LineVat {
                 category: Code::new(category),
                 rate: crate::taxes::rate(category, percent(t, "percent")),

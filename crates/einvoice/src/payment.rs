@@ -37,11 +37,32 @@ pub(crate) fn instructions(doc: &Value) -> Option<PaymentInstructions> {
         })
     };
     Some(PaymentInstructions {
-        means_code: Some(Code::new(ext(i, "untdid-payment-means").unwrap_or("1"))),
+        means_code: Some(Code::new(means_code(i))),
         means_text: string(i, "detail"),
         remittance_information: string(i, "ref"),
         means,
     })
+}
+
+/// BT-81: the add-on's `untdid-payment-means`, else derived from GOBL's instruction key.
+fn means_code(i: &Value) -> &str {
+    if let Some(code) = ext(i, "untdid-payment-means") {
+        return code;
+    }
+    match text(i, "key") {
+        Some("cash") => "10",
+        Some("cheque") => "20",
+        Some("credit-transfer") => "30",
+        Some("credit-transfer+sepa") => "58",
+        Some("debit-transfer") => "31",
+        Some("card") => "48",
+        Some("direct-debit") => "49",
+        Some("direct-debit+sepa") => "59",
+        Some("online") => "68",
+        Some("standing-order") => "57",
+        Some("netting") => "97",
+        _ => "1",
+    }
 }
 
 /// BT-9: the first due date of the terms.

@@ -19,7 +19,7 @@ pub(crate) fn breakdown(doc: &Value) -> Vec<VatBreakdown> {
     list(vat, "rates")
         .iter()
         .map(|r| {
-            let category = ext(r, "untdid-tax-category").unwrap_or("S");
+            let category = category(r);
             VatBreakdown {
                 taxable_amount: amount(r, "base").unwrap_or_default(),
                 tax_amount: amount(r, "amount").unwrap_or_default(),
@@ -30,6 +30,23 @@ pub(crate) fn breakdown(doc: &Value) -> Vec<VatBreakdown> {
             }
         })
         .collect()
+}
+
+/// The UNTDID 5305 category of a GOBL VAT combo or rate: the add-on's `untdid-tax-category`,
+/// else derived from GOBL's tax key as the add-on would (a document built without it).
+pub(crate) fn category(combo: &Value) -> &str {
+    if let Some(code) = ext(combo, "untdid-tax-category") {
+        return code;
+    }
+    match text(combo, "key").or_else(|| text(combo, "rate")) {
+        Some("zero") => "Z",
+        Some("exempt") => "E",
+        Some("reverse-charge") => "AE",
+        Some("intra-community") => "K",
+        Some("export") => "G",
+        Some("outside-scope") => "O",
+        _ => "S",
+    }
 }
 
 /// The rate a category states: none for "not subject to VAT" (`O`, BR-O-05), zero for the
@@ -82,9 +99,7 @@ pub(crate) fn allowances_charges(doc: &Value, member: &str) -> Vec<DocumentAllow
             let vat = list(d, "taxes")
                 .iter()
                 .find(|t| text(t, "cat") == Some("VAT"));
-            let category = vat
-                .and_then(|t| ext(t, "untdid-tax-category"))
-                .unwrap_or("S");
+            let category = vat.map(category).unwrap_or("S");
             let percentage = percent(d, "percent");
             // Peppol R041: a percentage needs its base; GOBL's default base is the line sum
             let base =
