@@ -1,5 +1,6 @@
 //! GOBL documents in Rust: canonical JSON and digests, envelopes, ES256 signatures,
 //! amounts, currencies, taxes and invoice calculation. A pure library: no I/O, no async.
+pub mod addons;
 pub mod bill;
 pub mod builder;
 pub mod canonical;

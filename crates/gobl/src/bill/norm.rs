@@ -356,6 +356,7 @@ pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
             if string(doc, "type").is_none() {
                 insert_after(doc, "uuid", "type", Value::String("standard".into()));
             }
+            crate::addons::normalize_invoice(doc);
             let regime = regime_for(doc);
             calculate_invoice(doc, regime)
         }
