@@ -36,6 +36,18 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    /// A fault of the GOBL builder (rule `gobl-<code>`, its JSON path).
+    pub(crate) fn gobl(fault: &gobl::validate::Fault, severity: Severity) -> Finding {
+        Finding {
+            rule: format!("gobl-{}", fault.code),
+            severity,
+            path: fault.path.clone(),
+            message: fault.message.clone(),
+        }
+    }
+}
+
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

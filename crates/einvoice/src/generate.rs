@@ -101,12 +101,7 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
             faults
                 .0
                 .iter()
-                .map(|f| Finding {
-                    rule: format!("gobl-{}", f.code),
-                    severity: Severity::Fatal,
-                    path: f.path.clone(),
-                    message: f.message.clone(),
-                })
+                .map(|f| Finding::gobl(f, Severity::Fatal))
                 .collect(),
         )
     })

@@ -174,12 +174,13 @@ fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
     match gobl::builder::build_with(doc.clone(), &opts) {
         Ok(envelope) => Ok(envelope),
         Err(invalid) if !invalid.envelope.is_null() => {
-            notes.extend(invalid.faults.0.iter().map(|f| Finding {
-                rule: format!("gobl-{}", f.code),
-                severity: Severity::Warning,
-                path: f.path.clone(),
-                message: f.message.clone(),
-            }));
+            notes.extend(
+                invalid
+                    .faults
+                    .0
+                    .iter()
+                    .map(|f| Finding::gobl(f, Severity::Warning)),
+            );
             Ok(invalid.envelope)
         }
         Err(invalid) => Err(Error::Unreadable(
@@ -187,12 +188,7 @@ fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
                 .faults
                 .0
                 .iter()
-                .map(|f| Finding {
-                    rule: format!("gobl-{}", f.code),
-                    severity: Severity::Fatal,
-                    path: f.path.clone(),
-                    message: f.message.clone(),
-                })
+                .map(|f| Finding::gobl(f, Severity::Fatal))
                 .collect(),
         )),
     }

@@ -7,7 +7,7 @@ use en16931::Invoice;
 use en16931::invoice::DocumentAllowanceCharge;
 use serde_json::{Map, Value, json};
 
-use crate::party_parse::{self, put};
+use crate::party_parse::{self, put, put_list};
 use crate::{Finding, Severity, lines_parse, payment_parse};
 
 /// The GOBL invoice document (not yet built) and the notes of what did not map.
@@ -73,22 +73,22 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         "lines".into(),
         Value::Array(lines_parse::read(&inv.lines, notes)),
     );
-    let discounts: Vec<Value> = inv
-        .allowances
-        .iter()
-        .map(|a| allowance_charge(a, "untdid-allowance"))
-        .collect();
-    if !discounts.is_empty() {
-        doc.insert("discounts".into(), Value::Array(discounts));
-    }
-    let charges: Vec<Value> = inv
-        .charges
-        .iter()
-        .map(|c| allowance_charge(c, "untdid-charge"))
-        .collect();
-    if !charges.is_empty() {
-        doc.insert("charges".into(), Value::Array(charges));
-    }
+    let discounts = inv.allowances.iter();
+    put_list(
+        &mut doc,
+        "discounts",
+        discounts
+            .map(|a| allowance_charge(a, "untdid-allowance"))
+            .collect(),
+    );
+    let charges = inv.charges.iter();
+    put_list(
+        &mut doc,
+        "charges",
+        charges
+            .map(|c| allowance_charge(c, "untdid-charge"))
+            .collect(),
+    );
     exemptions(inv, &mut doc);
     if let Some(o) = ordering(inv) {
         doc.insert("ordering".into(), o);

@@ -5,7 +5,7 @@ use en16931::invoice::{LineAllowanceCharge, LineVat};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
-use crate::party_parse::put;
+use crate::party_parse::{put, put_list};
 use crate::{Finding, Severity};
 
 /// Every line, with a note for each price folio had to restate.
@@ -61,22 +61,22 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
     let mut out = Map::new();
     out.insert("quantity".into(), json!(qty.normalize().to_string()));
     out.insert("item".into(), Value::Object(item));
-    let discounts: Vec<Value> = l
-        .allowances
-        .iter()
-        .map(|a| allowance_charge(a, "untdid-allowance"))
-        .collect();
-    if !discounts.is_empty() {
-        out.insert("discounts".into(), Value::Array(discounts));
-    }
-    let line_charges: Vec<Value> = l
-        .charges
-        .iter()
-        .map(|c| allowance_charge(c, "untdid-charge"))
-        .collect();
-    if !line_charges.is_empty() {
-        out.insert("charges".into(), Value::Array(line_charges));
-    }
+    let discounts = l.allowances.iter();
+    put_list(
+        &mut out,
+        "discounts",
+        discounts
+            .map(|a| allowance_charge(a, "untdid-allowance"))
+            .collect(),
+    );
+    let charges = l.charges.iter();
+    put_list(
+        &mut out,
+        "charges",
+        charges
+            .map(|c| allowance_charge(c, "untdid-charge"))
+            .collect(),
+    );
     out.insert("taxes".into(), json!([vat_combo(&l.vat)]));
     if let Some(note) = l.note.as_deref() {
         out.insert("notes".into(), json!([{"text": note}]));

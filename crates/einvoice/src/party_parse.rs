@@ -86,6 +86,13 @@ pub(crate) fn address(a: &PostalAddress) -> Option<Value> {
     (!out.is_empty()).then_some(Value::Object(out))
 }
 
+/// Sets `key` to the list when it has items.
+pub(crate) fn put_list(out: &mut Map<String, Value>, key: &str, items: Vec<Value>) {
+    if !items.is_empty() {
+        out.insert(key.into(), Value::Array(items));
+    }
+}
+
 /// Sets `key` when the value has text.
 pub(crate) fn put(out: &mut Map<String, Value>, key: &str, value: Option<&str>) {
     if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
