@@ -56,7 +56,10 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let short = schema.trim_start_matches("https://gobl.org/draft-0/");
     v.tax_ids("$", &Value::Object(doc.clone()));
     match short {
-        "bill/invoice" => v.invoice(doc),
+        "bill/invoice" => {
+            v.invoice(doc);
+            crate::addons::validate_invoice(doc, &mut v.faults);
+        }
         "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
             v.required(doc, "$", "issue_date", "bill-01", "issue date is required");
             v.party(doc, "supplier", true);

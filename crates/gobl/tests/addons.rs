@@ -112,3 +112,35 @@ fn documents_without_the_add_on_get_no_codes() {
     assert!(built["doc"]["lines"][0]["taxes"][0].get("ext").is_none());
     assert!(built["doc"]["payment"]["instructions"].get("ext").is_none());
 }
+
+#[test]
+fn the_add_on_refuses_what_en16931_cannot_carry() {
+    let mut doc = invoice(json!({}));
+    doc["customer"]["addresses"] = json!([]);
+    doc["lines"][0]["discounts"] = json!([{"percent": "10%"}]);
+    // exempt, with neither a VATEX code nor a note saying why
+    doc["lines"][1]["taxes"][0]["ext"] = json!({"untdid-tax-category": "E"});
+    let faults = gobl::builder::build(doc).unwrap_err();
+    let codes: Vec<(&str, &str)> = faults
+        .0
+        .iter()
+        .map(|f| (f.path.as_str(), f.code.as_str()))
+        .collect();
+    for want in [
+        ("$.supplier.addresses", "en16931-04"),
+        ("$.customer.addresses", "en16931-05"),
+        ("$.lines[0].discounts[0]", "en16931-41"),
+        ("$.tax.notes", "en16931-08"),
+    ] {
+        assert!(codes.contains(&want), "{want:?} not in {codes:?}");
+    }
+    // the same document with what EN 16931 needs builds
+    let mut fixed = invoice(json!({}));
+    let address = json!([{"street": "Hauptstraße 1", "locality": "Berlin", "code": "10115", "country": "DE"}]);
+    fixed["supplier"]["addresses"] = address.clone();
+    fixed["customer"]["addresses"] = address;
+    fixed["lines"][1]["taxes"][0]["ext"]["cef-vatex"] = json!("VATEX-EU-132");
+    fixed["lines"][1]["taxes"][0]["ext"]["untdid-tax-category"] = json!("E");
+    let built = gobl::builder::build(fixed);
+    assert!(built.is_ok(), "{:?}", built.err());
+}

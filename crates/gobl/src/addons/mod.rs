@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::bill::val::Obj;
 
 mod en16931;
+mod en16931_rules;
 
 /// The EN 16931 add-on's key.
 pub const EN16931: &str = "eu-en16931-v2017";
@@ -49,5 +50,12 @@ pub(crate) fn normalize_invoice(doc: &mut Obj) {
     doc.insert("$addons".into(), json!(addons));
     if addons.iter().any(|a| a == EN16931) {
         en16931::normalize_invoice(doc);
+    }
+}
+
+/// Adds the faults of the add-ons an invoice lists.
+pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<crate::validate::Fault>) {
+    if listed(doc).iter().any(|a| a == EN16931) {
+        en16931_rules::validate_invoice(doc, faults);
     }
 }
