@@ -1,7 +1,8 @@
 //! `eu-en16931-v2017`: the UNTDID codes EN 16931 needs, set as `ext` values from what the
 //! GOBL document already says — the document type (UNTDID 1001) from the invoice type, each
 //! VAT combo's and keyed tax note's category (UNTDID 5305) from its tax key, and the payment
-//! means (UNTDID 4461) from the instructions' key. Codes already present are kept.
+//! means (UNTDID 4461) from the instructions' key, each keyed note's text subject (UNTDID
+//! 4451). Codes already present are kept.
 
 use serde_json::{Map, Value};
 
@@ -44,9 +45,47 @@ const PAYMENT_MEANS: &[(&str, &str)] = &[
     ("other", "ZZZ"),
 ];
 
+/// UNTDID 4451 text subjects for GOBL note keys.
+const TEXT_SUBJECTS: &[(&str, &str)] = &[
+    ("goods", "AAA"),
+    ("payment", "PMT"),
+    ("payment-method", "PMD"),
+    ("payment-term", "AAB"),
+    ("general", "AAI"),
+    ("legal", "ABL"),
+    ("dangerous-goods", "AAC"),
+    ("ack", "AAE"),
+    ("rate", "AAF"),
+    ("reason", "ACD"),
+    ("dispute", "ACE"),
+    ("customer", "CUR"),
+    ("glossary", "ACZ"),
+    ("customs", "CUS"),
+    ("handling", "HAN"),
+    ("packaging", "PKG"),
+    ("loading", "LOI"),
+    ("price", "AAK"),
+    ("priority", "PRI"),
+    ("regulatory", "REG"),
+    ("safety", "SAF"),
+    ("ship-line", "SLR"),
+    ("supplier", "SUR"),
+    ("transport", "TRA"),
+    ("delivery", "DEL"),
+    ("quarantine", "QIN"),
+    ("tax", "TXD"),
+    ("other", "ZZZ"),
+];
+
 /// Sets the add-on's codes on an invoice.
 pub(super) fn normalize_invoice(doc: &mut Obj) {
     document_type(doc);
+    for note in array(doc, "notes") {
+        let key = note.get("key").and_then(Value::as_str).unwrap_or("");
+        if let (Some(code), Some(o)) = (lookup(TEXT_SUBJECTS, key), note.as_object_mut()) {
+            set_ext(o, "untdid-text-subject", code);
+        }
+    }
     if let Some(notes) = doc
         .get_mut("tax")
         .and_then(|t| t.get_mut("notes"))

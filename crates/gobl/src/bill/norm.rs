@@ -174,6 +174,7 @@ fn normalize_combos(o: &mut Obj) {
 /// Normalise the parts shared by invoices, deliveries and orders.
 fn normalize_billable(doc: &mut Obj) {
     set_regime_from_supplier(doc);
+    drop_empty_line_discounts(doc);
     // Legacy `tax.tags` become `$tags`.
     if let Some(tax) = doc.get_mut("tax").and_then(Value::as_object_mut) {
         let tags = tax.remove("tags");
@@ -335,6 +336,46 @@ fn drop_empty(v: &mut Value) {
         }
         Value::Array(a) => a.iter_mut().for_each(drop_empty),
         _ => {}
+    }
+}
+
+/// A line discount that says nothing (no key, code, reason, percentage, amount or ext) is
+/// dropped, as GOBL does; a line left without discounts loses the member.
+fn drop_empty_line_discounts(doc: &mut Obj) {
+    let zero = |v: Option<&Value>| {
+        v.and_then(Value::as_str).is_none_or(|s| {
+            s.trim_end_matches('%')
+                .chars()
+                .all(|c| matches!(c, '0' | '.' | '-' | ' '))
+        })
+    };
+    let blank = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => true,
+        Some(Value::String(s)) => s.is_empty(),
+        Some(Value::Object(o)) => o.is_empty(),
+        _ => false,
+    };
+    for line in doc
+        .get_mut("lines")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let Some(l) = line.as_object_mut() else {
+            continue;
+        };
+        if let Some(Value::Array(discounts)) = l.get_mut("discounts") {
+            discounts.retain(|d| {
+                !(["key", "code", "reason", "ext"]
+                    .iter()
+                    .all(|k| blank(d.get(*k)))
+                    && zero(d.get("percent"))
+                    && zero(d.get("amount")))
+            });
+            if discounts.is_empty() {
+                l.remove("discounts");
+            }
+        }
     }
 }
 
