@@ -59,10 +59,15 @@ fn root(xml: &[u8]) -> Result<(String, String), Error> {
 
 /// The syntax of an XML document, from its root element; `None` when it is neither.
 pub fn detect(xml: &[u8]) -> Option<Syntax> {
-    match root(xml).ok()? {
-        (name, ns) if name == "Invoice" && ns == UBL_INVOICE => Some(Syntax::Ubl),
-        (name, ns) if name == "CreditNote" && ns == UBL_CREDIT_NOTE => Some(Syntax::Ubl),
-        (name, ns) if name == "CrossIndustryInvoice" && ns == CII => Some(Syntax::Cii),
+    let (name, ns) = root(xml).ok()?;
+    syntax_of(&name, &ns)
+}
+
+/// The syntax a root element names.
+fn syntax_of(name: &str, ns: &str) -> Option<Syntax> {
+    match (name, ns) {
+        ("Invoice", UBL_INVOICE) | ("CreditNote", UBL_CREDIT_NOTE) => Some(Syntax::Ubl),
+        ("CrossIndustryInvoice", CII) => Some(Syntax::Cii),
         _ => None,
     }
 }
@@ -73,7 +78,8 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
         return Err(Error::TooLarge(xml.len()));
     }
     let (name, namespace) = root(xml)?;
-    let Some(syntax) = detect(xml) else {
+    // the root is read once: its name and namespace decide the syntax
+    let Some(syntax) = syntax_of(&name, &namespace) else {
         return Err(Error::UnknownDocument {
             root: name,
             namespace,
