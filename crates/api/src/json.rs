@@ -1,6 +1,7 @@
 //! The JSON request extractor: every way a body can be wrong gets its own status and a JSON error.
 //!
 //! - body over the configured size → 413
+//! - body not received whole within the body timeout → 408
 //! - `Content-Type` present but not JSON → 415
 //! - not JSON at all (syntax, truncated, nested past the parser's depth limit) → 400
 //! - JSON of the wrong shape or types → 422 with `fields` naming the path
@@ -26,11 +27,41 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     }
 }
 
-/// Reads the whole body; the body-limit layer turns an oversize body into 413 here.
+/// What a request body yields when the server's body-read timeout passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyTimeout;
+
+impl std::fmt::Display for BodyTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request body did not arrive within the body timeout")
+    }
+}
+
+impl std::error::Error for BodyTimeout {}
+
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(e) = source {
+        if e.is::<BodyTimeout>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
+}
+
+/// Reads the whole body; the body-limit layer turns an oversize body into 413 here, the
+/// body-read timeout into 408.
 pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             payload_too_large()
+        } else if timed_out(&rejection) {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request-timeout",
+                "the request body did not arrive in time",
+            )
         } else {
             ApiError::bad_request(format!("could not read the request body: {rejection}"))
         }

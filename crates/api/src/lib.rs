@@ -8,7 +8,6 @@
 
 pub mod app;
 pub mod auth;
-pub mod compat;
 pub mod ctx;
 pub mod error;
 pub mod extract;

@@ -32,6 +32,18 @@ pub struct Limits {
     pub workflow_steps: usize,
     /// JSON nesting depth of documents.
     pub json_depth: usize,
+    /// A connection must deliver a whole request head (line and headers) this soon after it
+    /// opens or starts its next request, in milliseconds; else it is closed.
+    pub header_timeout_ms: u64,
+    /// A request body must arrive whole this soon after its head, in milliseconds (408).
+    pub body_timeout_ms: u64,
+    /// A keep-alive connection waiting for its next request is closed after this long,
+    /// in milliseconds.
+    pub idle_timeout_ms: u64,
+    /// Largest request head (line and headers) in bytes (431 above).
+    pub max_header_bytes: usize,
+    /// Open connections on the public listener; beyond it new ones wait to be accepted.
+    pub max_connections: usize,
 }
 
 impl Default for Limits {
@@ -45,6 +57,11 @@ impl Default for Limits {
             file_bytes: 7 * 1024 * 1024,
             workflow_steps: 100,
             json_depth: 64,
+            header_timeout_ms: 10_000,
+            body_timeout_ms: 60_000,
+            idle_timeout_ms: 60_000,
+            max_header_bytes: 16 * 1024,
+            max_connections: 1024,
         }
     }
 }

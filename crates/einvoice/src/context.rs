@@ -185,6 +185,14 @@ impl Format {
         CONTEXTS.iter().find(|c| c.name == name).map(|c| c.format)
     }
 
+    /// The format whose documents are attached under this file name.
+    pub fn from_file_name(name: &str) -> Option<Format> {
+        CONTEXTS
+            .iter()
+            .find(|c| c.file_name == name)
+            .map(|c| c.format)
+    }
+
     /// The format an Invopop `doc_type` option names for a syntax (`bis-invoice-v3`,
     /// `xrechnung-invoice-v2`, `facturx-v1`, `zugferd-v2`, `xrechnung-v3`, ...). An empty
     /// `doc_type` is the syntax's plain EN 16931 format.

@@ -92,6 +92,16 @@ pub enum Error {
     /// UBL or CII, but without what an invoice needs to be read (for example no number).
     #[error("cannot read the invoice: {}", join(.0))]
     Unreadable(Vec<Finding>),
+    /// The invoice fails its profile's rules, so it is not embedded in a PDF.
+    #[error("the invoice fails the rules of its profile: {}", join(.0))]
+    Rules(Vec<Finding>),
+    /// The format has no PDF carrier (only the CII profiles Factur-X, ZUGFeRD and XRechnung do).
+    #[error("{0} cannot be embedded in a PDF; use cii-facturx, cii-zugferd or cii-xrechnung")]
+    NoCarrier(String),
+    /// The PDF cannot carry the invoice (not PDF/A-3, encrypted, already a hybrid, unreadable),
+    /// or holds no invoice to extract.
+    #[error("{0}")]
+    Pdf(String),
     /// Larger than [`crate::MAX_XML_BYTES`].
     #[error("the document is {0} bytes; at most {max} are read", max = crate::MAX_XML_BYTES)]
     TooLarge(usize),

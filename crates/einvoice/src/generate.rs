@@ -36,16 +36,7 @@ impl Generated {
 /// even when it does not pass the rules: `findings` says why, and callers decide.
 pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
     let ctx = format.context();
-    let envelope = prepare(input, ctx)?;
-    let doc = &envelope["doc"];
-    let schema = doc
-        .get("$schema")
-        .and_then(Value::as_str)
-        .unwrap_or("(none)");
-    if !schema.ends_with("/bill/invoice") {
-        return Err(Error::NotInvoice(schema.to_string()));
-    }
-    let model = crate::invoice::write(doc, ctx);
+    let model = model(input, ctx)?;
     let mut findings = check(&model, ctx.rules);
     let syntax = match ctx.syntax {
         Syntax::Ubl => en16931_formats::Syntax::Ubl,
@@ -62,6 +53,20 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
         xml: written.xml,
         findings,
     })
+}
+
+/// The EN 16931 model of a GOBL envelope or document, built for `ctx` first.
+pub(crate) fn model(input: &Value, ctx: &Context) -> Result<en16931::Invoice, Error> {
+    let envelope = prepare(input, ctx)?;
+    let doc = &envelope["doc"];
+    let schema = doc
+        .get("$schema")
+        .and_then(Value::as_str)
+        .unwrap_or("(none)");
+    if !schema.ends_with("/bill/invoice") {
+        return Err(Error::NotInvoice(schema.to_string()));
+    }
+    Ok(crate::invoice::write(doc, ctx))
 }
 
 /// The built envelope to convert: a bare document, or an unsigned envelope whose document
@@ -108,14 +113,18 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
 }
 
 /// The format's rules over the model.
-fn check(model: &en16931::Invoice, rules: RuleSet) -> Vec<Finding> {
+pub(crate) fn check(model: &en16931::Invoice, rules: RuleSet) -> Vec<Finding> {
     let profile = match rules {
         RuleSet::En16931 => &en16931::profiles::EN16931,
         RuleSet::Peppol => &en16931::profiles::PEPPOL_BIS_3,
         RuleSet::XRechnung => &en16931::profiles::XRECHNUNG,
     };
-    profile
-        .validate(model)
+    findings(&profile.validate(model))
+}
+
+/// A validation report's findings.
+pub(crate) fn findings(report: &en16931::ValidationReport) -> Vec<Finding> {
+    report
         .findings()
         .iter()
         .map(|f| Finding {

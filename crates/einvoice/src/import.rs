@@ -63,6 +63,33 @@ pub fn detect(xml: &[u8]) -> Option<Syntax> {
     syntax_of(&name, &ns)
 }
 
+/// The invoice embedded in a hybrid PDF; a note says where it came from.
+fn import_pdf(pdf: &[u8]) -> Result<Imported, Error> {
+    let found = crate::extract(pdf)?;
+    if crate::is_pdf(&found.xml) {
+        return Err(Error::Pdf("the embedded invoice is itself a PDF".into()));
+    }
+    let mut imported = import(&found.xml)?;
+    imported.notes.push(Finding {
+        rule: "folio-pdf".into(),
+        severity: Severity::Information,
+        path: found.file_name.clone(),
+        message: format!(
+            "read from {} embedded in the PDF (profile {})",
+            found.file_name, found.profile
+        ),
+    });
+    for divergence in found.divergences {
+        imported.notes.push(Finding {
+            rule: "folio-pdf".into(),
+            severity: Severity::Warning,
+            path: found.file_name.clone(),
+            message: divergence,
+        });
+    }
+    Ok(imported)
+}
+
 /// The syntax a root element names.
 fn syntax_of(name: &str, ns: &str) -> Option<Syntax> {
     match (name, ns) {
@@ -72,8 +99,12 @@ fn syntax_of(name: &str, ns: &str) -> Option<Syntax> {
     }
 }
 
-/// Reads a UBL or CII invoice into a GOBL envelope.
+/// Reads a UBL or CII invoice, or a PDF carrying one (Factur-X, ZUGFeRD, XRechnung), into a
+/// GOBL envelope.
 pub fn import(xml: &[u8]) -> Result<Imported, Error> {
+    if crate::is_pdf(xml) {
+        return import_pdf(xml);
+    }
     if xml.len() > crate::MAX_XML_BYTES {
         return Err(Error::TooLarge(xml.len()));
     }

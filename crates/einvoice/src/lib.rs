@@ -13,6 +13,7 @@ mod context;
 mod error;
 mod generate;
 mod gobl_doc;
+mod hybrid;
 mod import;
 mod invoice;
 mod invoice_parse;
@@ -28,7 +29,8 @@ pub mod totals_parse;
 pub use context::{Context, Format, Syntax};
 pub use error::{Error, Finding, Severity};
 pub use generate::{Generated, generate};
+pub use hybrid::{Extracted, Hybrid, embed, extract, is_pdf};
 pub use import::{Imported, detect, import};
 
-/// The largest XML document [`import`] reads.
+/// The largest XML document [`import`] reads (a PDF carrying one may be larger).
 pub const MAX_XML_BYTES: usize = 16 * 1024 * 1024;

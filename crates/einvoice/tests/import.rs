@@ -197,8 +197,11 @@ fn quickly<T>(f: impl FnOnce() -> T) -> T {
 
 #[test]
 fn hostile_or_wrong_input_is_a_clear_error() {
-    let not_xml = quickly(|| import(b"%PDF-1.7 not xml").unwrap_err());
+    let not_xml = quickly(|| import(b"GIF89a not xml").unwrap_err());
     assert!(matches!(not_xml, Error::NotXml(_)), "{not_xml}");
+    // a PDF is looked into for an embedded invoice: a broken one says so
+    let broken_pdf = quickly(|| import(b"%PDF-1.7 not a pdf").unwrap_err());
+    assert!(matches!(broken_pdf, Error::Pdf(_)), "{broken_pdf}");
     let html = quickly(|| import(b"<html><body/></html>").unwrap_err());
     assert!(
         matches!(html, Error::UnknownDocument { ref root, .. } if root == "html"),

@@ -67,7 +67,19 @@ struct FileConfig {
     limits: Option<Limits>,
     auth: Option<AuthSettings>,
     transform: Option<toml::Table>,
+    outbound: Option<OutboundFile>,
 }
+
+/// `[outbound]`: networks the actions may reach although refused by default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutboundFile {
+    #[serde(default)]
+    allow: Vec<String>,
+}
+
+/// Environment variable listing allowed networks, comma-separated; replaces `[outbound] allow`.
+pub const OUTBOUND_ALLOW_ENV: &str = "FOLIO_OUTBOUND_ALLOW";
 
 /// The resolved configuration of a server.
 #[derive(Debug, Clone)]
@@ -90,6 +102,8 @@ pub struct Config {
     pub auth: AuthSettings,
     /// The `[transform]` table of the file, for the transform service's own settings.
     pub transform: toml::Table,
+    /// Where actions may connect (the default refuses internal networks).
+    pub outbound: folio_transform::outbound::Policy,
 }
 
 impl Config {
@@ -106,6 +120,7 @@ impl Config {
             limits: Limits::default(),
             auth: AuthSettings::default(),
             transform: toml::Table::new(),
+            outbound: Default::default(),
         }
     }
 
@@ -134,6 +149,7 @@ impl Config {
         config.limits = file.limits.unwrap_or_default();
         config.auth = file.auth.unwrap_or_default();
         config.transform = file.transform.unwrap_or_default();
+        config.outbound = outbound_policy(file.outbound.unwrap_or_default())?;
         Ok(config)
     }
 }
@@ -152,6 +168,20 @@ pub fn resolve_storage(args: &StorageArgs) -> anyhow::Result<(PathBuf, String)> 
         .or(file.database)
         .unwrap_or_else(|| default_database(&data));
     Ok((data, database))
+}
+
+/// The environment's list wins over the file's.
+fn outbound_policy(file: OutboundFile) -> anyhow::Result<folio_transform::outbound::Policy> {
+    let allow = match std::env::var(OUTBOUND_ALLOW_ENV) {
+        Ok(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect(),
+        Err(_) => file.allow,
+    };
+    folio_transform::outbound::Policy::allowing(&allow).map_err(anyhow::Error::msg)
 }
 
 fn default_database(data: &Path) -> String {
@@ -195,6 +225,25 @@ mod tests {
         assert_eq!(config.limits.body_bytes, 1024);
         assert_eq!(config.limits.rate_burst, Limits::default().rate_burst);
         assert!(config.database.ends_with("folio.db"));
+    }
+
+    #[test]
+    fn outbound_allow_list_is_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("folio.toml");
+        let args = |file: &PathBuf| ServeArgs {
+            storage: StorageArgs {
+                config: Some(file.clone()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        std::fs::write(&file, "[outbound]\nallow = [\"127.0.0.0/8\", \"::1\"]\n").unwrap();
+        let config = Config::resolve(&args(&file)).unwrap();
+        assert_eq!(config.outbound.allowed().len(), 2);
+        std::fs::write(&file, "[outbound]\nallow = [\"intranet\"]\n").unwrap();
+        let error = Config::resolve(&args(&file)).unwrap_err().to_string();
+        assert!(error.contains("intranet"), "{error}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod bootstrap;
 pub mod cli;
 pub mod config;
+pub mod http;
 pub mod logging;
 pub mod ops;
 pub mod server;

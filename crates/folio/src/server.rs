@@ -49,13 +49,17 @@ pub async fn launch(
     // Service state: each service's domain handle is a request extension; workers share the
     // shutdown token and finish or release their leases when it is cancelled.
     let silo = folio_silo::Silo::new(store.clone(), blobs, config.limits.clone());
-    let transform_config = folio_transform::TransformConfig::from_table(&config.transform)
+    let mut transform_config = folio_transform::TransformConfig::from_table(&config.transform)
         .and_then(|c| c.with_env())
         .map_err(anyhow::Error::msg)?;
+    transform_config.outbound = config.outbound.clone();
     let transform = folio_transform::Transform::new(store.clone(), silo.clone(), transform_config);
     let app = folio_api::app::router(registry, ctx.clone())
         .layer(axum::Extension(silo))
-        .layer(axum::Extension(transform.clone()));
+        .layer(axum::Extension(transform.clone()))
+        .layer(axum::Extension(folio_sequence::Sequence::new(
+            store.clone(),
+        )));
     let workers = vec![
         transform.start(shutdown.clone()),
         tokio::spawn(prune_per_token_state(ctx.clone(), shutdown.clone())),
@@ -75,15 +79,13 @@ pub async fn launch(
     );
 
     let ops_app = crate::ops::router(store.clone(), shutdown.clone());
+    let connections = crate::http::ConnLimits::of(&config.limits);
     let done = tokio::spawn(async move {
-        let signal = shutdown.clone();
-        let public_server = axum::serve(public, app)
-            .with_graceful_shutdown(async move { signal.cancelled().await });
+        let public_server = crate::http::serve(public, app, connections, shutdown.clone());
         let signal = shutdown.clone();
         let ops_server = axum::serve(ops, ops_app)
             .with_graceful_shutdown(async move { signal.cancelled().await });
-        let serving =
-            async { tokio::try_join!(public_server.into_future(), ops_server.into_future()) };
+        let serving = async { tokio::join!(public_server, ops_server.into_future()).1 };
         tokio::select! {
             result = serving => { result?; }
             _ = async { shutdown.cancelled().await; tokio::time::sleep(DRAIN_TIMEOUT).await } => {

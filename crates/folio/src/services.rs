@@ -8,6 +8,7 @@ pub fn all() -> Vec<ServiceVersion> {
         folio_utils::v1::version(),
         folio_silo::v1::version(),
         folio_transform::v1::version(),
+        folio_sequence::v1::version(),
         // services: add each service version here
     ]
 }

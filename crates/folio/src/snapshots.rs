@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use folio_api::compat::{self, Change};
+use folio_compat::{self as compat, Change};
 
 /// What the code generates against what is committed.
 pub struct Report {

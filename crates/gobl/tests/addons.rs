@@ -37,6 +37,15 @@ fn xrechnung_and_facturx_examples_build_to_the_reference() {
     }
 }
 
+/// The built document, its faults not checked: what the add-ons' normalisation did.
+fn normalized(doc: Value) -> Value {
+    let options = BuildOptions {
+        skip_validation: true,
+        ..BuildOptions::default()
+    };
+    build_with(doc, &options).map_err(|e| e.faults).unwrap()
+}
+
 fn invoice(extra: Value) -> Value {
     let mut doc = json!({
         "$schema": "https://gobl.org/draft-0/bill/invoice",
@@ -61,15 +70,7 @@ fn invoice(extra: Value) -> Value {
 
 #[test]
 fn codes_come_from_the_documents_keys_and_given_codes_are_kept() {
-    let built = gobl::builder::build_with(
-        invoice(json!({"type": "credit-note"})),
-        &BuildOptions {
-            skip_validation: true,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|e| e.faults)
-    .unwrap();
+    let built = normalized(invoice(json!({"type": "credit-note"})));
     let doc = &built["doc"];
     assert_eq!(
         doc["$addons"],
@@ -99,15 +100,7 @@ fn codes_come_from_the_documents_keys_and_given_codes_are_kept() {
 fn documents_without_the_add_on_get_no_codes() {
     let mut doc = invoice(json!({}));
     doc.as_object_mut().unwrap().remove("$addons");
-    let built = gobl::builder::build_with(
-        doc,
-        &BuildOptions {
-            skip_validation: true,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|e| e.faults)
-    .unwrap();
+    let built = normalized(doc);
     assert!(built["doc"].get("$addons").is_none());
     assert!(built["doc"]["lines"][0]["taxes"][0].get("ext").is_none());
     assert!(built["doc"]["payment"]["instructions"].get("ext").is_none());
@@ -135,7 +128,7 @@ fn the_add_on_refuses_what_en16931_cannot_carry() {
         assert!(codes.contains(&want), "{want:?} not in {codes:?}");
     }
     // the same document with what EN 16931 needs builds
-    let mut fixed = invoice(json!({}));
+    let mut fixed = invoice(json!({"$addons": ["eu-en16931-v2017"]}));
     let address = json!([{"street": "Hauptstraße 1", "locality": "Berlin", "code": "10115", "country": "DE"}]);
     fixed["supplier"]["addresses"] = address.clone();
     fixed["customer"]["addresses"] = address;
@@ -143,4 +136,114 @@ fn the_add_on_refuses_what_en16931_cannot_carry() {
     fixed["lines"][1]["taxes"][0]["ext"]["untdid-tax-category"] = json!("E");
     let built = gobl::builder::build(fixed);
     assert!(built.is_ok(), "{:?}", built.err());
+}
+
+fn fault_codes(doc: Value) -> Vec<(String, String)> {
+    match gobl::builder::build(doc) {
+        Ok(_) => vec![],
+        Err(faults) => faults.0.into_iter().map(|f| (f.path, f.code)).collect(),
+    }
+}
+
+#[test]
+fn xrechnung_asks_for_contacts_addresses_buyer_reference_and_payment_details() {
+    let address = json!([{"street": "Hauptstraße 1", "locality": "Berlin", "code": "10115", "country": "DE"}]);
+    let mut doc = invoice(json!({"type": "credit-note"}));
+    doc["supplier"]["addresses"] = json!([{"street": "Hauptstraße 1", "country": "DE"}]);
+    doc["customer"]["addresses"] = address.clone();
+    doc["payment"]["instructions"]["direct_debit"] = json!({"ref": "MANDATE-1"});
+    let codes = fault_codes(doc.clone());
+    for (path, code) in [
+        ("$.preceding", "xrechnung-02"),
+        ("$.supplier.people", "xrechnung-04"),
+        ("$.supplier.addresses", "xrechnung-06"),
+        ("$.supplier.addresses", "xrechnung-07"),
+        ("$.supplier.inboxes", "xrechnung-08"),
+        ("$.supplier", "xrechnung-09"),
+        ("$.supplier", "xrechnung-10"),
+        ("$.customer.inboxes", "xrechnung-15"),
+        (
+            "$.payment.instructions.direct_debit.creditor",
+            "xrechnung-23",
+        ),
+        (
+            "$.payment.instructions.direct_debit.account",
+            "xrechnung-24",
+        ),
+        ("$.ordering", "xrechnung-29"),
+    ] {
+        let want = (path.to_string(), code.to_string());
+        assert!(codes.contains(&want), "{want:?} not in {codes:?}");
+    }
+    assert!(!codes.iter().any(|(_, c)| c == "xrechnung-22"), "{codes:?}");
+
+    // completed as the German CIUS asks, it builds
+    doc["supplier"]["addresses"] = address;
+    doc["supplier"]["people"] = json!([{"name": {"given": "Anna", "surname": "Weber"},
+        "telephones": [{"num": "+49 30 1234567"}], "emails": [{"addr": "anna@s.example"}]}]);
+    doc["supplier"]["inboxes"] = json!([{"scheme": "EM", "code": "billing@s.example"}]);
+    doc["customer"]["inboxes"] = json!([{"scheme": "EM", "code": "ap@b.example"}]);
+    doc["preceding"] = json!([{"code": "INV-1", "issue_date": "2026-01-01"}]);
+    doc["ordering"] = json!({"code": "04011000-12345-03"});
+    doc["payment"]["instructions"]["direct_debit"] = json!({
+        "ref": "MANDATE-1", "creditor": "DE98ZZZ09999999999", "account": "DE89370400440532013000"});
+    let codes = fault_codes(doc.clone());
+    assert!(codes.is_empty(), "{codes:?}");
+
+    // a credit transfer without an IBAN needs an account number; a card payment its card
+    doc["payment"]["instructions"] =
+        json!({"key": "credit-transfer", "credit_transfer": [{"name": "S GmbH"}]});
+    let codes = fault_codes(doc.clone());
+    let want = (
+        "$.payment.instructions.credit_transfer[0].number".to_string(),
+        "xrechnung-19".to_string(),
+    );
+    assert!(codes.contains(&want), "{codes:?}");
+    doc["payment"]["instructions"] = json!({"key": "card"});
+    let codes = fault_codes(doc);
+    let want = (
+        "$.payment.instructions.card".to_string(),
+        "xrechnung-20".to_string(),
+    );
+    assert!(codes.contains(&want), "{codes:?}");
+}
+
+#[test]
+fn reasons_schemes_and_inboxes_get_their_codes() {
+    let mut doc = invoice(json!({"$addons": ["eu-en16931-v2017"]}));
+    doc["discounts"] = json!([{"key": "sample", "amount": "1.00", "ext": {"untdid-allowance": "95"},
+        "taxes": [{"cat": "VAT", "rate": "standard"}]}]);
+    doc["charges"] = json!([{"key": "delivery", "amount": "2.00",
+        "taxes": [{"cat": "VAT", "rate": "standard"}]}]);
+    doc["lines"][0]["charges"] = json!([{"key": "packing", "amount": "1.00"}]);
+    doc["supplier"]["identities"] = json!([{"key": "gln", "code": "4000001123452"}]);
+    doc["supplier"]["inboxes"] = json!([{"key": "peppol", "code": "0088:4000001123452"}]);
+    doc["customer"]["identities"] = json!([{"type": "SIRET", "code": "73282932000074"}]);
+    doc["tax"] =
+        json!({"notes": [{"cat": "VAT", "ext": {"untdid-tax-category": "E"}, "text": "Exempt"}]});
+    let built = normalized(doc);
+    let doc = &built["doc"];
+    // a key's code replaces a code given by hand, as GOBL's merge does
+    assert_eq!(doc["discounts"][0]["ext"]["untdid-allowance"], "67");
+    assert_eq!(doc["charges"][0]["ext"]["untdid-charge"], "DL");
+    assert_eq!(doc["lines"][0]["charges"][0]["ext"]["untdid-charge"], "PC");
+    assert_eq!(
+        doc["supplier"]["identities"][0]["ext"]["iso-scheme-id"],
+        "0088"
+    );
+    assert_eq!(
+        doc["customer"]["identities"][0]["ext"]["iso-scheme-id"],
+        "0009"
+    );
+    let inbox = &doc["supplier"]["inboxes"][0];
+    assert_eq!(
+        (&inbox["scheme"], &inbox["code"]),
+        (&json!("0088"), &json!("4000001123452"))
+    );
+    assert_eq!(
+        doc["supplier"]["endpoints"],
+        json!([{"uri": "iso6523-actorid-upis::0088:4000001123452"}])
+    );
+    assert!(doc["customer"].get("endpoints").is_none());
+    assert_eq!(doc["tax"]["notes"][0]["key"], "exempt");
 }

@@ -11,6 +11,7 @@ use folio_api::limits::Limits;
 use folio_store::{Blobs, Store};
 use uuid::Uuid;
 
+mod detached;
 mod envelopes;
 mod error;
 mod files;
@@ -20,6 +21,7 @@ mod model;
 pub mod paging;
 pub mod patch;
 mod rows;
+mod search;
 mod states;
 pub mod v1;
 

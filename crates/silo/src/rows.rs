@@ -21,11 +21,11 @@ pub const FILE_COLUMNS: &str =
 pub const STATE_COLUMNS: &str = "id, created_at, key, notes, meta, src, src_id";
 
 pub fn uuid(text: &str) -> Result<Uuid, StoreError> {
-    Uuid::parse_str(text).map_err(|e| StoreError::Invalid(format!("stored id {text:?}: {e}")))
+    Uuid::parse_str(text).map_err(|e| StoreError::Corrupt(format!("stored id {text:?}: {e}")))
 }
 
 fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError::Invalid(format!("stored JSON: {e}")))
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("stored JSON: {e}")))
 }
 
 fn opt_json<T: serde::de::DeserializeOwned>(text: Option<String>) -> Result<Option<T>, StoreError> {

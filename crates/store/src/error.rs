@@ -21,6 +21,10 @@ pub enum StoreError {
     /// The caller passed something the store cannot use (bad URL, empty name, ...).
     #[error("invalid: {0}")]
     Invalid(String),
+    /// A stored row does not decode: the server's fault, never the client's (answered 500,
+    /// the detail logged).
+    #[error("corrupt stored row: {0}")]
+    Corrupt(String),
 }
 
 impl StoreError {

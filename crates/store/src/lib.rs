@@ -36,6 +36,7 @@ mod blobs;
 mod db;
 mod error;
 mod secrets;
+#[cfg(feature = "testing")]
 pub mod testing;
 mod time;
 mod tokens;

@@ -67,9 +67,14 @@ pub struct TransformConfig {
     pub webhook: WebhookSchedule,
     /// Timeout of one webhook request, in milliseconds.
     pub webhook_timeout_ms: u64,
+    /// After a webhook secret is rotated, how long the previous one still signs, in seconds.
+    pub webhook_secret_overlap_s: u64,
     /// Default time limit of a step without its own `timeout`, in milliseconds, counted from
     /// the step's first run (retry delays and waits included); 0 means none.
     pub step_timeout_ms: u64,
+    /// Where actions may connect: set from the server's `[outbound]` table, not `[transform]`.
+    #[serde(skip)]
+    pub outbound: crate::outbound::Policy,
 }
 
 impl Default for TransformConfig {
@@ -82,7 +87,9 @@ impl Default for TransformConfig {
             retry: RetryPolicy::default(),
             webhook: WebhookSchedule::default(),
             webhook_timeout_ms: 10_000,
+            webhook_secret_overlap_s: crate::signing::DEFAULT_OVERLAP_S,
             step_timeout_ms: 0,
+            outbound: crate::outbound::Policy::default(),
         }
     }
 }
@@ -124,6 +131,10 @@ impl TransformConfig {
             &mut self.webhook_timeout_ms,
         )?;
         var("FOLIO_TRANSFORM_STEP_TIMEOUT_MS", &mut self.step_timeout_ms)?;
+        var(
+            "FOLIO_TRANSFORM_WEBHOOK_SECRET_OVERLAP_S",
+            &mut self.webhook_secret_overlap_s,
+        )?;
         Ok(self)
     }
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use folio_store::{Backend, from_millis, millis};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -56,6 +57,8 @@ impl Transform {
         {
             return Err(TransformError::invalid("key", "must not be empty"));
         }
+        // an e-invoice given as text waits in the job for an import step to read it
+        let mut input = None;
         match (new.silo_entry_id, new.data.take()) {
             (Some(_), Some(_)) => {
                 return Err(TransformError::invalid(
@@ -64,6 +67,7 @@ impl Transform {
                 ));
             }
             (Some(id), None) => self.check_envelope(workspace_id, id).await?,
+            (None, Some(Value::String(xml))) => input = Some(checked_input(xml)?),
             (None, Some(data)) => {
                 new.silo_entry_id = Some(self.store_document(workspace_id, data).await?);
             }
@@ -76,14 +80,14 @@ impl Transform {
         let now = folio_store::now();
         let insert = "INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, \
              workflow_id, workflow_version, silo_entry_id, job_key, args, tags, request_hash, status, \
-             faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims) \
-             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0) \
+             faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims, input) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0, $14) \
              ON CONFLICT DO NOTHING";
         let postgres = self.store().backend() == Backend::Postgres;
         // on PostgreSQL the other nodes' workers hear of the new job in the same statement
         // (`NOTIFY` is sent when it commits, only if a row was inserted); `SELECT n` says n rows
         let sql = if postgres {
-            format!("WITH job AS ({insert} RETURNING id) SELECT pg_notify($14, '') FROM job")
+            format!("WITH job AS ({insert} RETURNING id) SELECT pg_notify($15, '') FROM job")
         } else {
             insert.to_string()
         };
@@ -101,6 +105,7 @@ impl Transform {
             .bind(status::QUEUED)
             .bind(first.id.clone())
             .bind(Uuid::now_v7().to_string())
+            .bind(input)
             .bind(crate::engine::READY_CHANNEL)
             .execute(self.store().pool())
             .await?;
@@ -129,6 +134,39 @@ impl Transform {
             intents: Vec::new(),
         };
         Ok((job, true))
+    }
+
+    /// The e-invoice text the job was given as `data`, if any.
+    pub async fn job_input(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<Option<String>> {
+        let row =
+            sqlx::query("SELECT input FROM transform_jobs WHERE workspace_id = $1 AND id = $2")
+                .bind(workspace_id.to_string())
+                .bind(id.to_string())
+                .fetch_optional(self.store().pool())
+                .await?;
+        Ok(match row {
+            Some(row) => row.try_get("input")?,
+            None => None,
+        })
+    }
+
+    /// Makes `envelope_id` the envelope of a job that had none (a step imported it).
+    pub async fn adopt_envelope(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        envelope_id: Uuid,
+    ) -> TransformResult<()> {
+        sqlx::query(
+            "UPDATE transform_jobs SET silo_entry_id = $1 \
+             WHERE workspace_id = $2 AND id = $3 AND silo_entry_id IS NULL",
+        )
+        .bind(envelope_id.to_string())
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .execute(self.store().pool())
+        .await?;
+        Ok(())
     }
 
     /// A job with its intents.
@@ -305,6 +343,23 @@ fn same_or_conflict((job, stored): (Job, String), hash: &str) -> TransformResult
 }
 
 /// Short sha256 of what a job request asks for (everything but the id).
+/// An e-invoice given as job `data`: XML text within the converters' size limit.
+fn checked_input(xml: String) -> TransformResult<String> {
+    if !xml.trim_start().starts_with('<') {
+        return Err(TransformError::invalid(
+            "data",
+            "must be a GOBL document or envelope, or an e-invoice as XML text",
+        ));
+    }
+    if xml.len() > folio_einvoice::MAX_XML_BYTES {
+        return Err(TransformError::invalid(
+            "data",
+            format!("the XML is over {} bytes", folio_einvoice::MAX_XML_BYTES),
+        ));
+    }
+    Ok(xml)
+}
+
 fn request_hash(new: &NewJob) -> String {
     let mut value = serde_json::to_value(new).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {

@@ -6,6 +6,8 @@
 //!   layer uses; [`Transform::start`] runs this node's workers;
 //! - [`engine`]: the queue (rows with leases), the step runner and completion notices;
 //! - [`actions`]: the [`actions::Action`] trait, its registry and the built-in actions;
+//! - [`outbound`]: the guard on where actions may connect;
+//! - [`signing`]: webhook signatures and each workspace's secret;
 //! - [`v1`]: the HTTP layer of transform/v1.
 
 use std::collections::HashMap;
@@ -24,7 +26,9 @@ mod envelopes;
 mod error;
 mod jobs;
 pub mod model;
+pub mod outbound;
 mod rows;
+pub mod signing;
 pub mod v1;
 pub mod workflow;
 mod workflows;
@@ -41,6 +45,7 @@ pub struct Transform {
 struct Inner {
     store: Store,
     silo: Silo,
+    sequence: folio_sequence::Sequence,
     registry: actions::Registry,
     config: TransformConfig,
     http: reqwest::Client,
@@ -73,7 +78,8 @@ impl std::fmt::Debug for Transform {
 impl Transform {
     /// The service with the built-in actions.
     pub fn new(store: Store, silo: Silo, config: TransformConfig) -> Self {
-        Self::with_registry(store, silo, config, actions::Registry::builtin())
+        let registry = actions::Registry::builtin_with(&config.outbound);
+        Self::with_registry(store, silo, config, registry)
     }
 
     /// The service with a chosen set of actions.
@@ -84,13 +90,15 @@ impl Transform {
         registry: actions::Registry,
     ) -> Self {
         let (done, _) = broadcast::channel(4096);
+        let http = outbound::client(&config.outbound);
         Transform {
             inner: Arc::new(Inner {
+                sequence: folio_sequence::Sequence::new(store.clone()),
                 store,
                 silo,
                 registry,
                 config,
-                http: reqwest::Client::new(),
+                http,
                 done,
                 wake: Notify::new(),
                 stopping: CancellationToken::new(),
@@ -109,6 +117,11 @@ impl Transform {
         &self.inner.silo
     }
 
+    /// The sequence service (invoice numbers).
+    pub fn sequence(&self) -> &folio_sequence::Sequence {
+        &self.inner.sequence
+    }
+
     /// The actions.
     pub fn registry(&self) -> &actions::Registry {
         &self.inner.registry
@@ -119,8 +132,25 @@ impl Transform {
         &self.inner.config
     }
 
-    /// The HTTP client of webhooks.
+    /// The HTTP client of actions, guarded by the outbound policy.
     pub fn http(&self) -> &reqwest::Client {
         &self.inner.http
+    }
+
+    /// The workspace's webhook signing secret (created on first use).
+    pub async fn webhook_secret(
+        &self,
+        workspace_id: Uuid,
+    ) -> TransformResult<signing::WebhookSecret> {
+        signing::fetch(self.store(), workspace_id).await
+    }
+
+    /// Rotates the workspace's webhook secret; the old one signs on for the configured overlap.
+    pub async fn rotate_webhook_secret(
+        &self,
+        workspace_id: Uuid,
+    ) -> TransformResult<signing::WebhookSecret> {
+        let overlap = self.config().webhook_secret_overlap_s;
+        signing::rotate(self.store(), workspace_id, overlap).await
     }
 }

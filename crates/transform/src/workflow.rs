@@ -33,6 +33,9 @@ pub struct Step {
     pub name: Option<String>,
     /// The action (`silo.state`, `webhook.send`, ...).
     pub action: String,
+    /// Display summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
     /// The action's configuration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<Value>,

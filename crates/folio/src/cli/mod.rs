@@ -7,10 +7,12 @@ use clap::{Parser, Subcommand};
 use crate::config::{ServeArgs, StorageArgs};
 
 mod convert;
+mod convert_pdf;
 pub mod gobl;
 mod openapi;
 mod serve;
 mod tokens;
+mod webhooks;
 mod workspaces;
 
 /// folio: a self-hosted HTTP API for electronic invoices and other business documents.
@@ -33,6 +35,9 @@ pub enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Show or rotate a workspace's webhook signing secret.
+    #[command(subcommand)]
+    WebhookSecret(WebhookSecretCommand),
     /// Check or rewrite the committed OpenAPI snapshots under `api/`.
     Openapi(OpenapiArgs),
     /// Build, verify and sign GOBL documents.
@@ -86,6 +91,32 @@ pub enum TokenCommand {
     },
 }
 
+/// `folio webhook-secret ...`
+#[derive(Debug, Subcommand)]
+pub enum WebhookSecretCommand {
+    /// Print the workspace's secret (`whsec_...`), creating it on first use.
+    Show {
+        /// Workspace name.
+        #[arg(long)]
+        workspace: String,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Replace the secret and print the new one; the old one keeps signing for `--overlap`.
+    Rotate {
+        /// Workspace name.
+        #[arg(long)]
+        workspace: String,
+        /// How long the previous secret still signs deliveries.
+        #[arg(long, value_name = "DURATION", default_value = "24h")]
+        overlap: humantime::Duration,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
 /// `folio openapi --check | --write`
 #[derive(Debug, clap::Args)]
 pub struct OpenapiArgs {
@@ -108,6 +139,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             workspaces::create(&storage, &name)
         }
         Command::Token(command) => tokens::run(command),
+        Command::WebhookSecret(command) => webhooks::run(command),
         Command::Openapi(args) => openapi::run(&args),
         Command::Gobl(command) => gobl::run(command),
         Command::Convert(args) => convert::run(&args),

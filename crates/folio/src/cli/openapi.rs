@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use folio_api::compat;
+use folio_compat as compat;
 
 use super::OpenapiArgs;
 

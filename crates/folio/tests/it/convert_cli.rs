@@ -115,7 +115,7 @@ fn bad_usage_and_unreadable_input_exit_2() {
     f.write_all(&vec![b'x'; 50 * 1024 * 1024]).unwrap();
     drop(f);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["convert", "--to", "pdf", "x.json"], "invalid value"),
+        (vec!["convert", "--to", "docx", "x.json"], "invalid value"),
         (
             vec!["convert", "--to", "ubl", "/no/such/file.json"],
             "cannot read",

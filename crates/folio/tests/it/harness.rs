@@ -258,6 +258,8 @@ pub struct Process {
     pub ops: String,
     /// Everything the process logged so far.
     pub log: Arc<Mutex<String>>,
+    /// Copies stderr into `log`; ends at the process's exit.
+    reader: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Path of the built binary.
@@ -293,7 +295,7 @@ impl Process {
         let log = Arc::new(Mutex::new(String::new()));
         let (tx, rx) = tokio::sync::oneshot::channel();
         let sink = log.clone();
-        tokio::spawn(async move {
+        let reader = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             let mut tx = Some(tx);
             while let Ok(Some(line)) = lines.next_line().await {
@@ -329,6 +331,7 @@ impl Process {
             base: format!("http://{public}"),
             ops: format!("http://{ops}"),
             log,
+            reader: Some(reader),
         }
     }
 
@@ -343,13 +346,18 @@ impl Process {
         assert!(status.success());
     }
 
-    /// Waits for the process to exit; returns its exit code.
+    /// Waits for the process to exit and for its last log lines; returns its exit code.
     pub async fn wait(&mut self) -> Option<i32> {
-        tokio::time::timeout(Duration::from_secs(60), self.child.wait())
+        let code = tokio::time::timeout(Duration::from_secs(60), self.child.wait())
             .await
             .expect("folio exits in time")
             .unwrap()
-            .code()
+            .code();
+        // The log is read by another task: without this, its last lines may not be in yet.
+        if let Some(reader) = self.reader.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), reader).await;
+        }
+        code
     }
 }
 

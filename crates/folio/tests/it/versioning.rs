@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use chrono::{Duration, Utc};
-use folio_api::compat::{self, Severity};
 use folio_api::registry::{Registry, RegistryError};
 use folio_api::{ApiResult, Caller, ServiceVersion};
+use folio_compat::{self as compat, Severity};
 use folio_store::testing;
 use serde_json::{Value, json};
 use utoipa_axum::{router::OpenApiRouter, routes};

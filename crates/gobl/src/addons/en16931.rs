@@ -2,7 +2,9 @@
 //! GOBL document already says — the document type (UNTDID 1001) from the invoice type, each
 //! VAT combo's and keyed tax note's category (UNTDID 5305) from its tax key, and the payment
 //! means (UNTDID 4461) from the instructions' key, each keyed note's text subject (UNTDID
-//! 4451). Codes already present are kept.
+//! 4451), each keyed discount's and charge's reason (UNTDID 5189, 7161); identities and inboxes
+//! in `en16931_org`. Codes derived from a key replace what was there, as in GOBL; the others
+//! keep a code already present.
 
 use serde_json::{Map, Value};
 
@@ -45,6 +47,39 @@ const PAYMENT_MEANS: &[(&str, &str)] = &[
     ("other", "ZZZ"),
 ];
 
+/// UNTDID 5189 allowance reasons for GOBL discount keys.
+const ALLOWANCES: &[(&str, &str)] = &[
+    ("early-completion", "41"),
+    ("military", "62"),
+    ("work-accident", "63"),
+    ("special-agreement", "64"),
+    ("production-error", "65"),
+    ("new-outlet", "66"),
+    ("sample", "67"),
+    ("end-of-range", "68"),
+    ("incoterm", "70"),
+    ("pos-threshold", "71"),
+    ("special-rebate", "100"),
+    ("temporary", "103"),
+    ("standard", "104"),
+    ("yearly-turnover", "105"),
+];
+
+/// UNTDID 7161 charge reasons for GOBL charge keys.
+const CHARGES: &[(&str, &str)] = &[
+    ("stamp-duty", "ST"),
+    ("outlay", "AAE"),
+    ("tax", "TX"),
+    ("customs", "ABW"),
+    ("delivery", "DL"),
+    ("packing", "PC"),
+    ("handling", "HD"),
+    ("insurance", "IN"),
+    ("storage", "ABA"),
+    ("admin", "AEM"),
+    ("cleaning", "CG"),
+];
+
 /// UNTDID 4451 text subjects for GOBL note keys.
 const TEXT_SUBJECTS: &[(&str, &str)] = &[
     ("goods", "AAA"),
@@ -83,7 +118,7 @@ pub(super) fn normalize_invoice(doc: &mut Obj) {
     for note in array(doc, "notes") {
         let key = note.get("key").and_then(Value::as_str).unwrap_or("");
         if let (Some(code), Some(o)) = (lookup(TEXT_SUBJECTS, key), note.as_object_mut()) {
-            set_ext(o, "untdid-text-subject", code);
+            put_ext(o, "untdid-text-subject", code);
         }
     }
     if let Some(notes) = doc
@@ -91,26 +126,59 @@ pub(super) fn normalize_invoice(doc: &mut Obj) {
         .and_then(|t| t.get_mut("notes"))
         .and_then(Value::as_array_mut)
     {
-        notes.iter_mut().for_each(vat_combo);
+        notes.iter_mut().for_each(tax_note);
     }
     for line in array(doc, "lines") {
         default_unit(line);
-        line.get_mut("taxes")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-            .for_each(vat_combo);
+        each(line, "taxes", vat_combo);
+        each(line, "discounts", |d| {
+            reason(d, ALLOWANCES, "untdid-allowance")
+        });
+        each(line, "charges", |c| reason(c, CHARGES, "untdid-charge"));
     }
-    for member in ["discounts", "charges"] {
-        for item in array(doc, member) {
-            item.get_mut("taxes")
-                .and_then(Value::as_array_mut)
-                .into_iter()
-                .flatten()
-                .for_each(vat_combo);
-        }
+    for item in array(doc, "discounts") {
+        each(item, "taxes", vat_combo);
+        reason(item, ALLOWANCES, "untdid-allowance");
+    }
+    for item in array(doc, "charges") {
+        each(item, "taxes", vat_combo);
+        reason(item, CHARGES, "untdid-charge");
     }
     payment(doc);
+    super::en16931_org::normalize(doc);
+}
+
+/// Applies `f` to each item of the list `v[member]`.
+fn each(v: &mut Value, member: &str, f: impl FnMut(&mut Value)) {
+    v.get_mut(member)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .for_each(f);
+}
+
+/// A discount's or charge's reason code from its key (the key's code wins, as in GOBL).
+fn reason(item: &mut Value, table: &[(&str, &'static str)], ext: &str) {
+    let key = item.get("key").and_then(Value::as_str).unwrap_or("");
+    if let (Some(code), Some(o)) = (lookup(table, key), item.as_object_mut()) {
+        put_ext(o, ext, code);
+    }
+}
+
+/// A VAT tax note: its key from its category code when it has none, then its code from its key.
+fn tax_note(note: &mut Value) {
+    if let Some(o) = note.as_object_mut()
+        && o.get("cat").and_then(Value::as_str) == Some("VAT")
+        && !o.contains_key("key")
+        && let Some(code) = o
+            .get("ext")
+            .and_then(|e| e.get("untdid-tax-category"))
+            .and_then(Value::as_str)
+        && let Some((key, _)) = TAX_CATEGORIES.iter().find(|(_, c)| *c == code)
+    {
+        o.insert("key".into(), Value::String((*key).into()));
+    }
+    vat_combo(note);
 }
 
 fn array<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Value> {
@@ -122,6 +190,14 @@ fn array<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Value>
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, code)| *code)
+}
+
+/// Sets `ext[key]`, replacing what was there.
+pub(super) fn put_ext(o: &mut Map<String, Value>, key: &str, code: &str) {
+    let ext = o.entry("ext").or_insert_with(|| Value::Object(Map::new()));
+    if let Some(ext) = ext.as_object_mut() {
+        ext.insert(key.into(), Value::String(code.into()));
+    }
 }
 
 /// Sets `ext[key]` unless it is already set.

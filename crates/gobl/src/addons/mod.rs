@@ -1,22 +1,27 @@
 //! GOBL add-ons: extra normalisation (and the `ext` codes it sets) that a document asks for
 //! by listing the add-on in `$addons`. Each add-on is one file; its code tables are data.
 //!
-//! Implemented: `eu-en16931-v2017` (UNTDID codes for EN 16931), and `de-xrechnung-v3` and
-//! `fr-facturx-v1`, which require it.
+//! Implemented: `eu-en16931-v2017` (UNTDID codes for EN 16931); `de-xrechnung-v3` (the German
+//! CIUS's rules); and `fr-facturx-v1` and `de-zugferd-v2`, which in the reference only require
+//! EN 16931 and add no rules of their own.
 
 use serde_json::{Value, json};
 
 use crate::bill::val::Obj;
 
 mod en16931;
+mod en16931_org;
 mod en16931_rules;
+mod xrechnung_rules;
 
 /// The EN 16931 add-on's key.
 pub const EN16931: &str = "eu-en16931-v2017";
+/// The XRechnung add-on's key.
+pub const XRECHNUNG: &str = "de-xrechnung-v3";
 
 /// Add-ons that require another one, which is listed before them.
 const REQUIRES: &[(&str, &str)] = &[
-    ("de-xrechnung-v3", EN16931),
+    (XRECHNUNG, EN16931),
     ("fr-facturx-v1", EN16931),
     ("de-zugferd-v2", EN16931),
     ("fr-ctc-flow2-v1", EN16931),
@@ -55,7 +60,11 @@ pub(crate) fn normalize_invoice(doc: &mut Obj) {
 
 /// Adds the faults of the add-ons an invoice lists.
 pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<crate::validate::Fault>) {
-    if listed(doc).iter().any(|a| a == EN16931) {
+    let addons = listed(doc);
+    if addons.iter().any(|a| a == EN16931) {
         en16931_rules::validate_invoice(doc, faults);
+    }
+    if addons.iter().any(|a| a == XRECHNUNG) {
+        xrechnung_rules::validate_invoice(doc, faults);
     }
 }

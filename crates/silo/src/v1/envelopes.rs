@@ -232,7 +232,7 @@ fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
     params(("id" = Uuid, Path, description = "Envelope id (the GOBL head.uuid).")),
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
-async fn put(
+pub(super) async fn put(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
@@ -250,7 +250,7 @@ async fn put(
 #[utoipa::path(post, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.create", tag = "silo",
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
-async fn create(
+pub(super) async fn create(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Json(body): Json<EnvelopeIn>,
@@ -265,7 +265,7 @@ async fn create(
 #[utoipa::path(get, path = "/silo/v1/envelopes/{id}", operation_id = "silo.v1.envelopes.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
-async fn fetch(
+pub(super) async fn fetch(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
@@ -278,7 +278,7 @@ async fn fetch(
 #[utoipa::path(get, path = "/silo/v1/envelopes/key/{key}", operation_id = "silo.v1.envelopes.fetch_by_key", tag = "silo",
     params(("key" = String, Path, description = "The key given when the envelope was stored.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
-async fn fetch_by_key(
+pub(super) async fn fetch_by_key(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(key): Path<String>,
@@ -295,7 +295,7 @@ async fn fetch_by_key(
 /// hold more than `limit` when more than `limit` envelopes share one millisecond.
 #[utoipa::path(get, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.list", tag = "silo", params(ListParams),
     responses((status = 200, description = "A page of envelopes.", body = EnvelopeList)))]
-async fn list(
+pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Query(params): Query<ListParams>,
@@ -340,7 +340,7 @@ async fn list(
     params(("id" = Uuid, Path, description = "Envelope id.")),
     request_body = EnvelopePatch,
     responses((status = 200, description = "The updated envelope.", body = EnvelopeOut)))]
-async fn update(
+pub(super) async fn update(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,

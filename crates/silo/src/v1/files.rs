@@ -109,7 +109,7 @@ fn decode(text: &str) -> Option<Vec<u8>> {
            ("file_id" = Uuid, Path, description = "File id.")),
     request_body = FileIn,
     responses((status = 200, description = "The attached file.", body = FileOut)))]
-async fn put(
+pub(super) async fn put(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
@@ -147,7 +147,7 @@ async fn put(
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("file_id" = Uuid, Path, description = "File id.")),
     responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]
-async fn download(
+pub(super) async fn download(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,

@@ -1,16 +1,21 @@
-//! silo/v1: envelopes, their versions, files and states, and the workspace's public keys.
+//! silo/v1: envelopes, their versions, files and states, the workspace's public keys, and GOBL
+//! built and signed without storing it.
 
 use folio_api::ServiceVersion;
 use utoipa_axum::router::OpenApiRouter;
 
+mod entries;
 mod envelopes;
 mod files;
+mod gobl;
 mod keys;
+mod search;
 mod states;
 mod versions;
 
 pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch};
 pub use files::{FileIn, FileOut};
+pub use gobl::{BuildIn, GoblOut, SignIn};
 pub use keys::KeySet;
 pub use states::{StateIn, StateList, StateOut};
 pub use versions::{VersionList, VersionOut, VersionSummary};
@@ -32,6 +37,9 @@ pub fn routes() -> OpenApiRouter {
         .merge(files::routes())
         .merge(states::routes())
         .merge(keys::routes())
+        .merge(gobl::routes())
+        .merge(entries::routes())
+        .merge(search::routes())
 }
 
 /// Tags and meta of the wire are optional: absent means empty.

@@ -81,7 +81,7 @@ pub(super) fn routes() -> OpenApiRouter {
     params(("id" = Uuid, Path, description = "Envelope id.")),
     request_body = StateIn,
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
-async fn add(
+pub(super) async fn add(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
@@ -110,7 +110,7 @@ async fn add(
 #[utoipa::path(get, path = "/silo/v1/envelopes/{id}/states", operation_id = "silo.v1.states.list", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The states.", body = StateList)))]
-async fn list(
+pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,

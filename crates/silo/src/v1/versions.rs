@@ -48,7 +48,7 @@ pub(super) fn routes() -> OpenApiRouter {
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("version" = String, Path, description = "The `version` of the envelope at the time.")),
     responses((status = 200, description = "The version.", body = VersionOut)))]
-async fn fetch(
+pub(super) async fn fetch(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path((id, version)): Path<(Uuid, String)>,
@@ -64,7 +64,7 @@ async fn fetch(
 #[utoipa::path(get, path = "/silo/v1/envelopes/{id}/versions", operation_id = "silo.v1.versions.list", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The versions.", body = VersionList)))]
-async fn list(
+pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,

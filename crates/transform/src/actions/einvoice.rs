@@ -1,6 +1,7 @@
 //! The e-invoice actions: `ubl.generate` and `cii.generate` write the job's GOBL invoice as
 //! UBL or CII and attach it to the envelope; `ubl.import` and `cii.import` read a UBL or CII
-//! file attached to the envelope into a new GOBL envelope.
+//! file attached to the envelope, or the XML the job was given as `data`, into a new GOBL
+//! envelope (which a job without an envelope then works on).
 //!
 //! Configuration follows Invopop's workflows: `doc_type` names the profile (`bis-invoice-v3`,
 //! `xrechnung-invoice-v2`; `facturx-v1`, `zugferd-v2`, `xrechnung-v3`), and `validate_ubl` /
@@ -9,16 +10,16 @@
 //! ignored. Both are idempotent: the file and envelope ids derive from the step's intent id.
 
 use folio_einvoice::{Finding, Format, Severity, Syntax};
-use folio_silo::{NewEnvelope, NewFile, SiloError};
+use folio_silo::{FileInfo, NewEnvelope, NewFile, SiloError};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
 
 /// Files written by the generate actions share this category; with the syntax as `key`, a
 /// later run replaces the earlier file (which stays downloadable by its id).
-const CATEGORY: &str = "einvoice";
+pub(super) const CATEGORY: &str = "einvoice";
 
 #[derive(Debug, Default, Deserialize)]
 struct GenerateConfig {
@@ -62,25 +63,18 @@ impl Action for Generate {
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let config: GenerateConfig = match parse_config(cx.config) {
+        let config: GenerateConfig = match cx.config() {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(o) => return o,
         };
         let Some(format) = self.format(&config) else {
             return Outcome::Ko(Report::new("config", "unknown doc_type"));
         };
-        let envelope_id = match cx.envelope() {
-            Ok(id) => id,
+        let (entry, data) = match cx.envelope_entry().await {
+            Ok(found) => found,
             Err(o) => return o,
         };
-        let entry = match cx.transform.silo().get(cx.workspace_id, envelope_id).await {
-            Ok(e) => e,
-            Err(e) => return silo_outcome(e),
-        };
-        let data: Value = match serde_json::from_str(entry.data.as_deref().unwrap_or("null")) {
-            Ok(v) => v,
-            Err(e) => return Outcome::Ko(Report::new("invalid", e.to_string())),
-        };
+        let envelope_id = entry.id;
         let generated = match tokio::task::spawn_blocking(move || {
             folio_einvoice::generate(&data, format)
         })
@@ -113,21 +107,12 @@ impl Action for Generate {
             category: Some(CATEGORY.into()),
             meta: None,
         };
-        let info = match cx
-            .transform
-            .silo()
-            .put_file(cx.workspace_id, envelope_id, file_id, file)
-            .await
-        {
+        let info = match cx.attach(envelope_id, file_id, file).await {
             Ok(info) => info,
-            Err(e) => return silo_outcome(e),
+            Err(o) => return o,
         };
-        let mut report = Report::new(
-            "generated",
-            format!("attached {} ({}, {} bytes)", info.name, ctx.name, info.size),
-        );
-        report.args.insert("file_id".into(), info.id.to_string());
-        report.args.insert("file_name".into(), info.name);
+        let message = format!("attached {} ({}, {} bytes)", info.name, ctx.name, info.size);
+        let mut report = Report::attached("generated", message, &info);
         report.args.insert("format".into(), ctx.name.into());
         if let Some(rules) = failed {
             report.args.insert("rules".into(), rules);
@@ -143,15 +128,52 @@ struct ImportConfig {
     file: Option<String>,
 }
 
-/// `ubl.import` and `cii.import`.
-pub struct Import(pub Syntax);
+/// What an import step reads: UBL or CII as XML, or CII embedded in a hybrid PDF.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Carrier {
+    /// An XML document of this syntax.
+    Xml(Syntax),
+    /// A Factur-X / ZUGFeRD / XRechnung PDF.
+    Pdf,
+}
+
+impl Carrier {
+    /// The syntax of the invoice read.
+    fn syntax(self) -> Syntax {
+        match self {
+            Carrier::Xml(s) => s,
+            Carrier::Pdf => Syntax::Cii,
+        }
+    }
+
+    /// The silo file key of the source kept with the imported envelope.
+    fn key(self) -> &'static str {
+        match self {
+            Carrier::Xml(s) => s.as_str(),
+            Carrier::Pdf => "pdf",
+        }
+    }
+
+    /// Whether an attachment is one this carrier reads, when the step names none.
+    fn reads(self, file: &FileInfo) -> bool {
+        let (mime, name) = (file.mime.as_str(), file.name.to_ascii_lowercase());
+        match self {
+            Carrier::Xml(_) => mime.contains("xml") || name.ends_with(".xml"),
+            Carrier::Pdf => mime == "application/pdf" || name.ends_with(".pdf"),
+        }
+    }
+}
+
+/// `ubl.import`, `cii.import` and `cii.pdf.import`.
+pub struct Import(pub Carrier);
 
 #[async_trait::async_trait]
 impl Action for Import {
     fn name(&self) -> &'static str {
         match self.0 {
-            Syntax::Ubl => "ubl.import",
-            Syntax::Cii => "cii.import",
+            Carrier::Xml(Syntax::Ubl) => "ubl.import",
+            Carrier::Xml(Syntax::Cii) => "cii.import",
+            Carrier::Pdf => "cii.pdf.import",
         }
     }
 
@@ -160,19 +182,23 @@ impl Action for Import {
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let config: ImportConfig = match parse_config(cx.config) {
+        let config: ImportConfig = match cx.config() {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
-        };
-        let envelope_id = match cx.envelope() {
-            Ok(id) => id,
             Err(o) => return o,
         };
-        let (name, xml) = match source(cx, envelope_id, config.file.as_deref()).await {
+        let (name, xml) = match source(cx, self.0, config.file.as_deref()).await {
             Ok(found) => found,
             Err(o) => return o,
         };
-        let syntax = self.0;
+        if (self.0 == Carrier::Pdf) != folio_einvoice::is_pdf(&xml) {
+            let what = if self.0 == Carrier::Pdf {
+                "a PDF"
+            } else {
+                "XML"
+            };
+            return Outcome::Ko(Report::new("syntax", format!("{name} is not {what}")));
+        }
+        let syntax = self.0.syntax();
         let imported = match tokio::task::spawn_blocking({
             let xml = xml.clone();
             move || folio_einvoice::import(&xml)
@@ -208,12 +234,16 @@ impl Action for Import {
             }
             Err(e) => return silo_outcome(e),
         };
+        let mime = match self.0 {
+            Carrier::Xml(_) => "application/xml",
+            Carrier::Pdf => "application/pdf",
+        };
         let source_file = NewFile {
             name: name.clone(),
             bytes: xml,
-            mime: Some("application/xml".into()),
+            mime: Some(mime.into()),
             desc: Some("the e-invoice this envelope was imported from".into()),
-            key: Some(syntax.as_str().into()),
+            key: Some(self.0.key().into()),
             category: Some(CATEGORY.into()),
             meta: None,
         };
@@ -247,10 +277,34 @@ impl Action for Import {
     }
 }
 
-/// The XML file to import: the attachment named `wanted`, else the first XML attachment.
+/// The XML to import: with an envelope, its attachment named `wanted`, else its first XML
+/// attachment; without one, the XML the job was given as `data`.
 async fn source(
     cx: &StepCx<'_>,
+    carrier: Carrier,
+    wanted: Option<&str>,
+) -> Result<(String, Vec<u8>), Outcome> {
+    if let Some(envelope_id) = cx.silo_entry_id {
+        return attached(cx, envelope_id, carrier, wanted).await;
+    }
+    match cx.transform.job_input(cx.workspace_id, cx.job_id).await {
+        Ok(Some(xml)) => Ok((INPUT_NAME.to_string(), xml.into_bytes())),
+        Ok(None) => Err(Outcome::Ko(Report::new(
+            "no-input",
+            "this step needs an envelope with an XML file, or a job given the XML as data",
+        ))),
+        Err(e) => Err(Outcome::Err(Report::new("storage", e.to_string()), None)),
+    }
+}
+
+/// The file name kept for XML given as job `data`.
+const INPUT_NAME: &str = "einvoice.xml";
+
+/// The attachment named `wanted`, else the envelope's first attachment the carrier reads.
+async fn attached(
+    cx: &StepCx<'_>,
     envelope_id: Uuid,
+    carrier: Carrier,
     wanted: Option<&str>,
 ) -> Result<(String, Vec<u8>), Outcome> {
     let entry = cx
@@ -264,14 +318,15 @@ async fn source(
         .iter()
         .find(|f| match wanted {
             Some(name) => f.name == name,
-            None => f.mime.contains("xml") || f.name.to_ascii_lowercase().ends_with(".xml"),
+            None => carrier.reads(f),
         })
         .ok_or_else(|| {
             Outcome::Ko(Report::new(
                 "no-file",
-                match wanted {
-                    Some(name) => format!("the envelope has no file named {name}"),
-                    None => "the envelope has no XML file to import".to_string(),
+                match (wanted, carrier) {
+                    (Some(name), _) => format!("the envelope has no file named {name}"),
+                    (None, Carrier::Xml(_)) => "the envelope has no XML file to import".into(),
+                    (None, Carrier::Pdf) => "the envelope has no PDF file to import".into(),
                 },
             ))
         })?;
@@ -282,16 +337,6 @@ async fn source(
         .await
         .map_err(silo_outcome)?;
     Ok((file.name.clone(), bytes.to_vec()))
-}
-
-fn silo_outcome(e: SiloError) -> Outcome {
-    match e {
-        SiloError::Store(e) => Outcome::Err(Report::new("storage", e.to_string()), None),
-        SiloError::NotFound(what) => {
-            Outcome::Ko(Report::new("not-found", format!("{what} not found")))
-        }
-        other => Outcome::Ko(Report::new("invalid", other.to_string())),
-    }
 }
 
 /// The fatal findings (or, without any, every finding), one per line.

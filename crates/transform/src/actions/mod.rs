@@ -19,7 +19,10 @@ use crate::Transform;
 use crate::config::TransformConfig;
 
 mod einvoice;
+mod enumerate;
+mod hybrid;
 mod job_create;
+mod pdf;
 mod silo;
 mod sleep;
 mod webhook;
@@ -64,10 +67,34 @@ impl Report {
     }
 }
 
+impl Report {
+    /// A report naming the file a step wrote (`file_id`, `file_name`).
+    pub fn attached(code: &str, message: String, file: &folio_silo::FileInfo) -> Self {
+        let mut report = Report::new(code, message);
+        report.args.insert("file_id".into(), file.id.to_string());
+        report.args.insert("file_name".into(), file.name.clone());
+        report
+    }
+}
+
 impl Outcome {
     /// `OK` with nothing to add.
     pub fn ok() -> Self {
         Outcome::Ok(Report::default())
+    }
+}
+
+/// A silo refusal or failure as a step's outcome: storage failures are retried, the rest
+/// end the step.
+pub fn silo_outcome(e: folio_silo::SiloError) -> Outcome {
+    use folio_silo::SiloError;
+    match e {
+        SiloError::Store(e) => Outcome::Err(Report::new("storage", e.to_string()), None),
+        SiloError::NotFound(what) => {
+            Outcome::Ko(Report::new("not-found", format!("{what} not found")))
+        }
+        SiloError::Conflict(m) => Outcome::Ko(Report::new("conflict", m)),
+        other => Outcome::Ko(Report::new("invalid", other.to_string())),
     }
 }
 
@@ -111,6 +138,39 @@ impl StepCx<'_> {
             ))
         })
     }
+
+    /// The job's envelope as stored, with its data (the GOBL envelope) as JSON.
+    pub async fn envelope_entry(&self) -> Result<(folio_silo::Entry, Value), Outcome> {
+        let id = self.envelope()?;
+        let entry = self
+            .transform
+            .silo()
+            .get(self.workspace_id, id)
+            .await
+            .map_err(silo_outcome)?;
+        let data = serde_json::from_str(entry.data.as_deref().unwrap_or("null"))
+            .map_err(|e| Outcome::Ko(Report::new("invalid", e.to_string())))?;
+        Ok((entry, data))
+    }
+
+    /// Attaches a file to an envelope (replacing an earlier one of the same key and category).
+    pub async fn attach(
+        &self,
+        envelope_id: Uuid,
+        file_id: Uuid,
+        file: folio_silo::NewFile,
+    ) -> Result<folio_silo::FileInfo, Outcome> {
+        self.transform
+            .silo()
+            .put_file(self.workspace_id, envelope_id, file_id, file)
+            .await
+            .map_err(silo_outcome)
+    }
+
+    /// The step's configuration, or a `KO` outcome saying what is wrong with it.
+    pub fn config<T: DeserializeOwned>(&self) -> Result<T, Outcome> {
+        parse_config(self.config).map_err(|e| Outcome::Ko(Report::new("config", format!("{e:?}"))))
+    }
 }
 
 /// A kind of step.
@@ -152,11 +212,16 @@ impl Registry {
         Self::default()
     }
 
-    /// Every built-in action.
+    /// Every built-in action, with the default outbound policy.
     pub fn builtin() -> Self {
+        Self::builtin_with(&crate::outbound::Policy::default())
+    }
+
+    /// Every built-in action; those that make requests check URLs against `outbound`.
+    pub fn builtin_with(outbound: &crate::outbound::Policy) -> Self {
         let mut r = Self::new();
         r.add(sleep::Sleep);
-        r.add(webhook::WebhookSend);
+        r.add(webhook::WebhookSend::new(outbound.clone()));
         r.add(job_create::JobCreate);
         r.add(silo::SetState);
         r.add(silo::SetFolder);
@@ -164,8 +229,16 @@ impl Registry {
         r.add(silo::Modify);
         r.add(einvoice::Generate(folio_einvoice::Syntax::Ubl));
         r.add(einvoice::Generate(folio_einvoice::Syntax::Cii));
-        r.add(einvoice::Import(folio_einvoice::Syntax::Ubl));
-        r.add(einvoice::Import(folio_einvoice::Syntax::Cii));
+        r.add(einvoice::Import(einvoice::Carrier::Xml(
+            folio_einvoice::Syntax::Ubl,
+        )));
+        r.add(einvoice::Import(einvoice::Carrier::Xml(
+            folio_einvoice::Syntax::Cii,
+        )));
+        r.add(einvoice::Import(einvoice::Carrier::Pdf));
+        r.add(pdf::Pdf);
+        r.add(hybrid::Embed);
+        r.add(enumerate::Enumerate);
         r
     }
 

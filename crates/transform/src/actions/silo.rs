@@ -8,11 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use folio_silo::{NewState, SiloError};
+use folio_silo::NewState;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
 
 /// States an envelope can be given (WIRE.md).
 pub const STATES: [&str; 10] = [
@@ -30,17 +30,6 @@ pub const STATES: [&str; 10] = [
 
 /// The `src` of states set by workflows.
 const SRC: &str = "transform";
-
-fn outcome_of(e: SiloError) -> Outcome {
-    match e {
-        SiloError::Store(e) => Outcome::Err(Report::new("storage", e.to_string()), None),
-        SiloError::NotFound(what) => {
-            Outcome::Ko(Report::new("not-found", format!("{what} not found")))
-        }
-        SiloError::Conflict(m) => Outcome::Ko(Report::new("conflict", m)),
-        other => Outcome::Ko(Report::new("invalid", other.to_string())),
-    }
-}
 
 fn done(entry_id: uuid::Uuid, code: &str, message: String) -> Outcome {
     let mut report = Report::new(code, message);
@@ -110,7 +99,7 @@ impl Action for SetState {
                 "already-set",
                 format!("state {} already set", config.state),
             ),
-            Err(e) => outcome_of(e),
+            Err(e) => silo_outcome(e),
         }
     }
 }
@@ -150,7 +139,7 @@ impl Action for SetFolder {
             .await
         {
             Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),
-            Err(e) => outcome_of(e),
+            Err(e) => silo_outcome(e),
         }
     }
 }
@@ -185,7 +174,7 @@ impl Action for Close {
                 }
                 o
             }
-            Err(e) => outcome_of(e),
+            Err(e) => silo_outcome(e),
         }
     }
 }
@@ -238,7 +227,7 @@ impl Action for Modify {
                 }
                 o
             }
-            Err(e) => outcome_of(e),
+            Err(e) => silo_outcome(e),
         }
     }
 }

@@ -223,6 +223,13 @@ async fn run_inner(
         };
         push(&mut intent, status_word, &report);
         intent.completed = true;
+        if let Some(id) = intent.events.last().and_then(|e| e.silo_entry_id)
+            && job.silo_entry_id.is_none()
+        {
+            // a job given XML works on the envelope its import step made, from then on
+            t.adopt_envelope(job.workspace_id, job.id, id).await?;
+            job.silo_entry_id = Some(id);
+        }
         if status_word == status::KO {
             job.faults.push(Fault {
                 provider: step.action.clone(),

@@ -18,6 +18,22 @@ use folio_silo::FileInfo;
 use crate::Transform;
 use crate::model::{Event, Intent, Job, NewJob};
 
+/// `data`'s schema: a GOBL document or envelope (an object), or XML text.
+fn job_data() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([
+            Type::Object,
+            Type::String,
+            Type::Null,
+        ]))
+        .description(Some(
+            "A GOBL document or envelope to store in the silo first, instead of an envelope id; \
+             or a UBL or CII e-invoice as XML text, for a `ubl.import` or `cii.import` step.",
+        ))
+        .build()
+}
+
 /// The body of a job request.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct JobIn {
@@ -30,9 +46,9 @@ pub struct JobIn {
     /// Older name of `silo_entry_id`.
     #[serde(default)]
     pub envelope_id: Option<Uuid>,
-    /// A GOBL document or envelope to store in the silo first, instead of an envelope id.
+    /// A GOBL document or envelope, or an e-invoice as XML text (see [`job_data`]).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = job_data)]
     pub data: Option<Value>,
     /// Arguments for the steps (string values).
     #[serde(default)]
@@ -366,10 +382,11 @@ async fn create(
     };
     if let Some(data) = &body.data
         && !data.is_object()
+        && !data.is_string()
     {
         return Err(ApiError::invalid_field(
             "data",
-            "must be a GOBL document or envelope",
+            "must be a GOBL document or envelope, or an e-invoice as XML text",
         ));
     }
     let new = NewJob {

@@ -1,12 +1,14 @@
-//! transform/v1: workflows and jobs.
+//! transform/v1: workflows, jobs and the webhook signing secret.
 
 use folio_api::ServiceVersion;
 use utoipa_axum::router::OpenApiRouter;
 
 mod jobs;
+mod webhooks;
 mod workflows;
 
 pub use jobs::{EventV1, IntentV1, JobIn, JobList, JobOut};
+pub use webhooks::WebhookSecretOut;
 pub use workflows::{NextV1, StepV1, VersionV1, WorkflowIn, WorkflowList, WorkflowOut};
 
 /// The service name.
@@ -22,4 +24,5 @@ pub fn routes() -> OpenApiRouter {
     OpenApiRouter::new()
         .merge(workflows::routes())
         .merge(jobs::routes())
+        .merge(webhooks::routes())
 }

@@ -22,9 +22,17 @@ pub struct StepV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The action: `silo.state`, `silo.folder`, `silo.close`, `silo.modify`, `webhook.send`,
-    /// `transform.job.create`, `sleep`.
+    /// `transform.job.create`, `sleep`, `sequence.enumerate`, `ubl.generate`, `cii.generate`,
+    /// `ubl.import`, `cii.import`, `pdf`, `cii.pdf.embed`, `cii.pdf.import`.
     #[serde(default)]
     pub action: String,
+    /// The action under the name Invopop's workflows give it; read when `action` is absent,
+    /// and always written back equal to `action`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// One-line description shown in Invopop's console; kept as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
     /// The action's configuration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
@@ -306,10 +314,15 @@ fn save_of(body: WorkflowIn, keep_disabled: bool) -> SaveWorkflow {
 }
 
 fn step_in(s: StepV1) -> Step {
+    let action = match (s.action.is_empty(), s.provider) {
+        (true, Some(provider)) => provider,
+        _ => s.action,
+    };
     Step {
         id: s.id,
         name: s.name,
-        action: s.action,
+        action,
+        summary: s.summary,
         config: s.config,
         notes: s.notes,
         timeout: s.timeout,
@@ -337,7 +350,9 @@ fn step_out(s: Step) -> StepV1 {
     StepV1 {
         id: s.id,
         name: s.name,
+        provider: Some(s.action.clone()),
         action: s.action,
+        summary: s.summary,
         config: s.config,
         notes: s.notes,
         timeout: s.timeout,

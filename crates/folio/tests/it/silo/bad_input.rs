@@ -218,3 +218,29 @@ async fn another_workspaces_envelope_is_not_found() {
         app.stop().await;
     }
 }
+
+/// A stored row that no longer decodes is the server's fault: 500 with nothing of the row in
+/// the answer (the detail goes to the log), never a 422 that blames the client.
+#[tokio::test]
+async fn a_corrupt_stored_row_answers_500_without_internals() {
+    for app in TestApp::backends().await {
+        let id = Uuid::now_v7();
+        let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "x"});
+        app.put(&format!("/silo/v1/envelopes/{id}"), &json!({"data": doc}))
+            .await
+            .expect(200);
+        sqlx::query("UPDATE silo_envelopes SET tags = 'not json' WHERE id = $1")
+            .bind(id.to_string())
+            .execute(app.db.store.pool())
+            .await
+            .unwrap();
+        let resp = app.get(&format!("/silo/v1/envelopes/{id}")).await;
+        assert_eq!(resp.status, 500, "{}: {}", app.label(), resp.text());
+        assert_eq!(resp.json()["key"], "internal");
+        assert!(
+            !resp.text().contains("not json") && !resp.text().contains("stored"),
+            "{}",
+            resp.text()
+        );
+    }
+}

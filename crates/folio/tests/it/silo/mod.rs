@@ -1,9 +1,12 @@
 //! silo/v1 over real HTTP, against SQLite and (when configured) PostgreSQL.
 
 mod bad_input;
+mod entries;
 mod envelopes;
 mod files_states;
+mod gobl;
 mod paging;
+mod search;
 mod signing;
 mod validation;
 

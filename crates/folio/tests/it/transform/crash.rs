@@ -14,6 +14,7 @@ const ENV: &[(&str, &str)] = &[
     ("FOLIO_TRANSFORM_LEASE_MS", "1000"),
     ("FOLIO_TRANSFORM_POLL_MS", "50"),
     ("FOLIO_TRANSFORM_WORKERS", "4"),
+    ("FOLIO_OUTBOUND_ALLOW", "127.0.0.0/8"),
     ("FOLIO_TRANSFORM_SHUTDOWN_GRACE_MS", "500"),
 ];
 

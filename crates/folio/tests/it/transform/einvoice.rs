@@ -231,3 +231,54 @@ fn en16931_formats_totals(xml: &[u8]) -> Value {
     let end = start + text[start..].find('<').unwrap();
     json!(text[start..end].trim())
 }
+
+#[tokio::test]
+async fn import_reads_xml_given_as_job_data_and_the_job_works_on_the_new_envelope() {
+    let cii = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/einvoice/fixtures/cen/cii/CII_example1.xml"
+    ))
+    .unwrap();
+    for app in apps().await {
+        let wf = workflow(
+            &app,
+            json!({"name": "receive", "steps": [
+                {"id": "in", "action": "cii.import"},
+                {"id": "state", "action": "silo.state", "config": {"state": "registered"}}
+            ]}),
+        )
+        .await;
+        let job = app
+            .post(
+                "/transform/v1/jobs?wait=10",
+                &json!({"workflow_id": wf["id"], "data": cii}),
+            )
+            .await
+            .expect(202);
+        assert_eq!(job["status"], "OK", "{}: {job}", app.label());
+        let new_id = written(&job)[0]["silo_entry_id"].clone();
+        assert!(new_id.is_string(), "{job}");
+        // the job adopted the imported envelope: the next step set its state
+        assert_eq!(job["silo_entry_id"], new_id, "{job}");
+        let imported = app
+            .get(&format!("/silo/v1/envelopes/{}", new_id.as_str().unwrap()))
+            .await
+            .expect(200);
+        assert_eq!(imported["state"], "registered", "{imported}");
+        assert_eq!(
+            imported["data"]["doc"]["$schema"],
+            "https://gobl.org/draft-0/bill/invoice"
+        );
+        assert_eq!(imported["attachments"][0]["name"], "einvoice.xml");
+
+        // text that is not XML is refused when the job is created
+        let resp = app
+            .post(
+                "/transform/v1/jobs",
+                &json!({"workflow_id": wf["id"], "data": "an invoice"}),
+            )
+            .await;
+        assert_eq!(resp.status, 422, "{}", resp.text());
+        assert!(resp.text().contains("data"), "{}", resp.text());
+    }
+}

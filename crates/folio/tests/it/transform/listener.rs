@@ -12,26 +12,16 @@ use serde_json::{Value, json};
 use sqlx::Row;
 use uuid::Uuid;
 
-use super::{envelope, fast, workflow};
+use super::{envelope, workflow};
 use crate::harness::TestApp;
 
 /// A server per backend that runs no jobs itself.
 async fn api_only_apps() -> Vec<TestApp> {
-    let mut apps = Vec::new();
-    for db in folio_store::testing::backends().await {
-        let app = TestApp::start_with(
-            db,
-            |c| {
-                fast(c);
-                c.transform
-                    .insert("workers".into(), toml::Value::Integer(0));
-            },
-            folio::services::all(),
-        )
-        .await;
-        apps.push(app);
-    }
-    apps
+    super::apps_with(|c| {
+        c.transform
+            .insert("workers".into(), toml::Value::Integer(0));
+    })
+    .await
 }
 
 /// Starts `GET /transform/v1/jobs/{id}?wait=N` in the background.

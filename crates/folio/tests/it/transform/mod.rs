@@ -6,6 +6,9 @@ mod crash;
 mod einvoice;
 mod jobs;
 mod listener;
+mod outbound;
+mod pdf;
+mod signing;
 mod timeout;
 mod workflows;
 
@@ -18,8 +21,10 @@ use uuid::Uuid;
 
 use crate::harness::TestApp;
 
-/// Engine settings for tests: quick polling, short leases, a compressed webhook schedule.
+/// Engine settings for tests: quick polling, short leases, a compressed webhook schedule, and
+/// loopback allowed so that webhooks reach the tests' local receivers.
 pub fn fast(config: &mut folio::Config) {
+    config.outbound = folio_transform::outbound::Policy::allowing(&["127.0.0.0/8"]).unwrap();
     config.transform = toml::toml! {
         workers = 4
         lease_ms = 2000
@@ -35,9 +40,18 @@ pub fn fast(config: &mut folio::Config) {
 
 /// A server per backend with [`fast`] engine settings.
 pub async fn apps() -> Vec<TestApp> {
+    apps_with(|_| {}).await
+}
+
+/// A server per backend with [`fast`] engine settings, then `more` of its own.
+pub async fn apps_with(more: impl Fn(&mut folio::Config)) -> Vec<TestApp> {
     let mut apps = Vec::new();
     for db in folio_store::testing::backends().await {
-        apps.push(TestApp::start_with(db, fast, folio::services::all()).await);
+        let configure = |c: &mut folio::Config| {
+            fast(c);
+            more(c);
+        };
+        apps.push(TestApp::start_with(db, configure, folio::services::all()).await);
     }
     apps
 }
@@ -79,9 +93,21 @@ pub async fn run(app: &TestApp, workflow_id: &Value, envelope: Uuid) -> Value {
 /// Status of the last event of the last intent: how clients read a job's verdict.
 pub fn verdict(job: &Value) -> String {
     let intents = job["intents"].as_array().expect("intents");
-    let events = intents.last().expect("an intent")["events"]
-        .as_array()
-        .expect("events");
+    last_status(intents.last().expect("an intent"))
+}
+
+/// The last status the step `step_id` reported in a job.
+pub fn step_verdict(job: &Value, step_id: &str) -> String {
+    let intents = job["intents"].as_array().expect("intents");
+    let intent = intents
+        .iter()
+        .find(|i| i["step_id"] == step_id)
+        .unwrap_or_else(|| panic!("no intent of step {step_id}: {job}"));
+    last_status(intent)
+}
+
+fn last_status(intent: &Value) -> String {
+    let events = intent["events"].as_array().expect("events");
     events.last().expect("an event")["status"]
         .as_str()
         .unwrap()

@@ -141,3 +141,46 @@ async fn list_pages_through_everything_once() {
 fn urlencode(s: &str) -> String {
     s.replace(':', "%3A").replace('+', "%2B")
 }
+
+/// A workflow as Invopop's console exports it: steps name their action `provider` and carry a
+/// `summary`. It saves, reads back with both names and the summary, and runs.
+#[tokio::test]
+async fn invopop_exported_steps_with_provider_save_and_run() {
+    for app in super::apps().await {
+        let wf = super::workflow(
+            &app,
+            json!({"name": "Exported", "schema": "bill/invoice", "steps": [
+                {"id": "bd7eb640-abd0-11ef-a013-91c68ca9f44b", "name": "Set state",
+                 "provider": "silo.state", "summary": "Set state to `processing`{.state .processing}",
+                 "config": {"state": "processing"}}
+            ]}),
+        )
+        .await;
+        let step = &wf["steps"][0];
+        assert_eq!(step["action"], "silo.state", "{wf}");
+        assert_eq!(step["provider"], "silo.state", "{wf}");
+        assert_eq!(
+            step["summary"],
+            "Set state to `processing`{.state .processing}"
+        );
+        let env = super::envelope(&app).await;
+        let job = super::run(&app, &wf["id"], env).await;
+        assert_eq!(job["status"], "OK", "{}: {job}", app.label());
+        let entry = app
+            .get(&format!("/silo/v1/envelopes/{env}"))
+            .await
+            .expect(200);
+        assert_eq!(entry["state"], "processing");
+
+        // an action folio does not have is refused by either name
+        let id = Uuid::new_v4();
+        let resp = app
+            .put(
+                &format!("/transform/v1/workflows/{id}"),
+                &json!({"name": "x", "steps": [{"provider": "sdi.send"}]}),
+            )
+            .await;
+        assert_eq!(resp.status, 422, "{}", resp.text());
+        assert!(resp.text().contains("sdi.send"), "{}", resp.text());
+    }
+}

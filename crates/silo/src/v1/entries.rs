@@ -1,0 +1,164 @@
+//! `/silo/v1/entries`: the name Invopop's API now gives envelopes. Every route here is the
+//! `envelopes` route of the same meaning over the same stored resources, so an entry written
+//! through one path reads back through the other; the bodies are the same types.
+
+use axum::response::Response;
+use axum::{Extension, Json as Out};
+use folio_api::{ApiResult, Caller, Json, Path, Query};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use super::envelopes::{EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, ListParams};
+use super::files::{FileIn, FileOut};
+use super::states::{StateIn, StateList, StateOut};
+use super::versions::VersionOut;
+use super::{envelopes, files, states, versions};
+use crate::Silo;
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(fetch, put, update))
+        .routes(routes!(fetch_by_key))
+        .routes(routes!(version))
+        .routes(routes!(file, put_file))
+        .routes(routes!(states_list, state_add))
+}
+
+/// List entries, newest first (as `GET /silo/v1/envelopes`).
+#[utoipa::path(get, path = "/silo/v1/entries", operation_id = "silo.v1.entries.list", tag = "silo", params(ListParams),
+    responses((status = 200, description = "A page of entries.", body = EnvelopeList)))]
+async fn list(
+    caller: Caller,
+    silo: Extension<Silo>,
+    q: Query<ListParams>,
+) -> ApiResult<Out<EnvelopeList>> {
+    envelopes::list(caller, silo, q).await
+}
+
+/// Store an entry under a server-chosen id (as `POST /silo/v1/envelopes`).
+#[utoipa::path(post, path = "/silo/v1/entries", operation_id = "silo.v1.entries.create", tag = "silo",
+    request_body = EnvelopeIn,
+    responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
+async fn create(
+    caller: Caller,
+    silo: Extension<Silo>,
+    body: Json<EnvelopeIn>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    envelopes::create(caller, silo, body).await
+}
+
+/// Fetch an entry with its data (as `GET /silo/v1/envelopes/{id}`).
+#[utoipa::path(get, path = "/silo/v1/entries/{id}", operation_id = "silo.v1.entries.fetch", tag = "silo",
+    params(("id" = Uuid, Path, description = "Entry id.")),
+    responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
+async fn fetch(
+    caller: Caller,
+    silo: Extension<Silo>,
+    id: Path<Uuid>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    envelopes::fetch(caller, silo, id).await
+}
+
+/// Store an entry under a client-chosen id (as `PUT /silo/v1/envelopes/{id}`).
+#[utoipa::path(put, path = "/silo/v1/entries/{id}", operation_id = "silo.v1.entries.put", tag = "silo",
+    params(("id" = Uuid, Path, description = "Entry id (the GOBL head.uuid).")),
+    request_body = EnvelopeIn,
+    responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
+async fn put(
+    caller: Caller,
+    silo: Extension<Silo>,
+    id: Path<Uuid>,
+    body: Json<EnvelopeIn>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    envelopes::put(caller, silo, id, body).await
+}
+
+/// Change an entry's data, folder, tags or meta (as `PATCH /silo/v1/envelopes/{id}`).
+#[utoipa::path(patch, path = "/silo/v1/entries/{id}", operation_id = "silo.v1.entries.patch", tag = "silo",
+    params(("id" = Uuid, Path, description = "Entry id.")),
+    request_body = EnvelopePatch,
+    responses((status = 200, description = "The updated entry.", body = EnvelopeOut)))]
+async fn update(
+    caller: Caller,
+    silo: Extension<Silo>,
+    id: Path<Uuid>,
+    body: Json<EnvelopePatch>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    envelopes::update(caller, silo, id, body).await
+}
+
+/// Fetch an entry by its key (as `GET /silo/v1/envelopes/key/{key}`).
+#[utoipa::path(get, path = "/silo/v1/entries/key/{key}", operation_id = "silo.v1.entries.fetch_by_key", tag = "silo",
+    params(("key" = String, Path, description = "The key given when the entry was stored.")),
+    responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
+async fn fetch_by_key(
+    caller: Caller,
+    silo: Extension<Silo>,
+    key: Path<String>,
+) -> ApiResult<Out<EnvelopeOut>> {
+    envelopes::fetch_by_key(caller, silo, key).await
+}
+
+/// Fetch a version of an entry (as `GET /silo/v1/envelopes/{id}/versions/{version}`).
+#[utoipa::path(get, path = "/silo/v1/entries/{id}/versions/{version}", operation_id = "silo.v1.entries.versions.fetch", tag = "silo",
+    params(("id" = Uuid, Path, description = "Entry id."),
+           ("version" = String, Path, description = "The `version` of the entry at the time.")),
+    responses((status = 200, description = "The version.", body = VersionOut)))]
+async fn version(
+    caller: Caller,
+    silo: Extension<Silo>,
+    p: Path<(Uuid, String)>,
+) -> ApiResult<Out<VersionOut>> {
+    versions::fetch(caller, silo, p).await
+}
+
+/// Download a file of an entry (as `GET /silo/v1/envelopes/{id}/files/{file_id}`).
+#[utoipa::path(get, path = "/silo/v1/entries/{entry_id}/files/{id}", operation_id = "silo.v1.entries.files.fetch", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id."),
+           ("id" = Uuid, Path, description = "File id.")),
+    responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]
+async fn file(caller: Caller, silo: Extension<Silo>, p: Path<(Uuid, Uuid)>) -> ApiResult<Response> {
+    files::download(caller, silo, p).await
+}
+
+/// Attach a file to an entry (as `PUT /silo/v1/envelopes/{id}/files/{file_id}`).
+#[utoipa::path(put, path = "/silo/v1/entries/{entry_id}/files/{id}", operation_id = "silo.v1.entries.files.put", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id."),
+           ("id" = Uuid, Path, description = "File id.")),
+    request_body = FileIn,
+    responses((status = 200, description = "The attached file.", body = FileOut)))]
+async fn put_file(
+    caller: Caller,
+    silo: Extension<Silo>,
+    p: Path<(Uuid, Uuid)>,
+    body: Json<FileIn>,
+) -> ApiResult<Out<FileOut>> {
+    files::put(caller, silo, p, body).await
+}
+
+/// List the states of an entry, oldest first (as `GET /silo/v1/envelopes/{id}/states`).
+#[utoipa::path(get, path = "/silo/v1/entries/{entry_id}/states", operation_id = "silo.v1.entries.states.list", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id.")),
+    responses((status = 200, description = "The states.", body = StateList)))]
+async fn states_list(
+    caller: Caller,
+    silo: Extension<Silo>,
+    id: Path<Uuid>,
+) -> ApiResult<Out<StateList>> {
+    states::list(caller, silo, id).await
+}
+
+/// Set the state of an entry (as `POST /silo/v1/envelopes/{id}/states`).
+#[utoipa::path(post, path = "/silo/v1/entries/{entry_id}/states", operation_id = "silo.v1.entries.states.create", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id.")),
+    request_body = StateIn,
+    responses((status = 200, description = "The recorded state.", body = StateOut)))]
+async fn state_add(
+    caller: Caller,
+    silo: Extension<Silo>,
+    id: Path<Uuid>,
+    body: Json<StateIn>,
+) -> ApiResult<Out<StateOut>> {
+    states::add(caller, silo, id, body).await
+}

@@ -1,0 +1,90 @@
+//! `GET /silo/v1/search`: free-text search over the workspace's envelopes, with the shape of
+//! Invopop's `SiloEntrySearchCollection`.
+
+use axum::{Extension, Json as Out};
+use folio_api::{ApiError, ApiResult, Caller, Query};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::envelopes::EnvelopeOut;
+use crate::Silo;
+
+/// Query of a search.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchParams {
+    /// Words to find in the key, series-code, and the parties' names and tax ids (required).
+    #[param(min_length = 1)]
+    q: Option<String>,
+    /// Only this folder.
+    folder: Option<String>,
+    /// Page size (default 20, at most 100).
+    #[param(minimum = 1)]
+    limit: Option<i64>,
+    /// Matches to skip.
+    #[param(minimum = 0)]
+    offset: Option<i64>,
+}
+
+/// A page of matches, newest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SearchList {
+    /// The query.
+    pub query: String,
+    /// The folder searched, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    /// Page size.
+    pub limit: i64,
+    /// Matches skipped.
+    pub offset: i64,
+    /// The matching envelopes (without data).
+    pub list: Vec<EnvelopeOut>,
+}
+
+pub(super) fn routes() -> OpenApiRouter {
+    OpenApiRouter::new().routes(routes!(search))
+}
+
+/// Search the workspace's envelopes.
+///
+/// Every word must match (PostgreSQL: its text search, `simple` configuration; SQLite: a
+/// case-insensitive substring). Never across workspaces.
+#[utoipa::path(get, path = "/silo/v1/search", operation_id = "silo.v1.search", tag = "silo", params(SearchParams),
+    responses((status = 200, description = "A page of matches.", body = SearchList)))]
+async fn search(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Query(params): Query<SearchParams>,
+) -> ApiResult<Out<SearchList>> {
+    let query = params
+        .q
+        .filter(|q| !q.trim().is_empty())
+        .ok_or_else(|| ApiError::invalid_field("q", "required"))?;
+    let limit = folio_api::page::limit(params.limit)?;
+    let offset = params.offset.unwrap_or(0);
+    if offset < 0 {
+        return Err(ApiError::invalid_field("offset", "must be 0 or more"));
+    }
+    let folder = params.folder.filter(|f| !f.is_empty());
+    let found = silo
+        .search(
+            caller.workspace_id,
+            &query,
+            folder.as_deref(),
+            limit,
+            offset,
+        )
+        .await?;
+    Ok(Out(SearchList {
+        list: found
+            .into_iter()
+            .map(EnvelopeOut::from_entry)
+            .collect::<ApiResult<_>>()?,
+        query,
+        folder,
+        limit,
+        offset,
+    }))
+}
