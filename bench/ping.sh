@@ -36,4 +36,8 @@ folio=$("$bin/loadgen" -c "$connections" -d "$duration" --label "folio ping" -H 
 echo "$base"
 echo "$folio"
 rps() { sed -E 's/.*: ([0-9]+) req\/s.*/\1/' <<<"$1"; }
+p99() { sed -E 's/.*p99 ([0-9.]+) ms.*/\1/' <<<"$1"; }
 awk -v f="$(rps "$folio")" -v b="$(rps "$base")" 'BEGIN { printf "ratio folio/bare: %.3f\n", f / b }'
+# the line bench/run.sh collects into its table
+awk -v f="$(rps "$folio")" -v b="$(rps "$base")" -v p="$(p99 "$folio")" -v c="$connections" \
+  'BEGIN { printf "BENCH | GET /utils/v1/ping, %d connections | %d req/s, p99 %s ms | bare axum hello %d req/s | %.2f\n", c, f, p, b, f / b }'

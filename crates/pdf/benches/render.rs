@@ -6,7 +6,7 @@
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio_pdf::{Options, render};
@@ -34,6 +34,18 @@ fn invoice(lines: usize) -> Value {
 }
 
 const FIXED_PAGE: &str = "#set page(paper: \"a4\")\n#set text(font: \"DejaVu Sans\")\n= Invoice\nA fixed page of text, the same for every run.";
+
+/// Calls per second of `f` over `budget`: the direct figure of the `BENCH` line that
+/// `bench/run.sh` collects (criterion's own report stays as it is).
+fn per_second<T>(f: impl Fn() -> T, budget: Duration) -> f64 {
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < budget {
+        std::hint::black_box(f());
+        n += 1;
+    }
+    n as f64 / start.elapsed().as_secs_f64()
+}
 
 fn bench(c: &mut Criterion) {
     let de = Options {
@@ -64,6 +76,13 @@ fn bench(c: &mut Criterion) {
             })
         });
         group.finish();
+        let budget = Duration::from_secs(2);
+        let base = per_second(|| render(&envelope, &fixed).unwrap(), budget);
+        let pdf = per_second(|| render(&envelope, &de).unwrap(), budget);
+        println!(
+            "BENCH | invoice PDF, {lines} lines | {pdf:.0}/s | fixed one-page PDF {base:.0}/s | {:.2}",
+            pdf / base
+        );
     }
 }
 

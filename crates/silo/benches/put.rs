@@ -186,6 +186,14 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
         puts.per_second() / raw_rate,
         raw_rate / puts.per_second()
     );
+    // the line `bench/run.sh` collects into its table
+    println!(
+        "BENCH | envelope PUT, {} B, {c} clients, {label} | {:.0}/s, p99 {:.1} ms | raw insert {raw_rate:.0}/s | {:.2}",
+        text.len(),
+        puts.per_second(),
+        ms(puts.pct(0.99)),
+        puts.per_second() / raw_rate
+    );
 }
 
 fn main() {

@@ -1,6 +1,7 @@
-//! GOBL without storage: build (normalise, calculate, validate) and sign a document or
-//! envelope for a client that keeps it elsewhere.
+//! GOBL without storage: build (normalise, calculate, validate), sign and correct a document
+//! or envelope for a client that keeps it elsewhere.
 
+use gobl::bill::correct;
 use uuid::Uuid;
 
 use crate::{Silo, SiloError, SiloResult, ingest};
@@ -21,5 +22,48 @@ impl Silo {
         let prepared = ingest::prepare(&input, None, &keys.public, signer, false)?;
         serde_json::from_str(&prepared.text)
             .map_err(|e| SiloError::invalid("data", format!("not an envelope: {e}")))
+    }
+}
+
+/// What `POST /silo/v1/gobl/correct` answers for an envelope.
+pub enum Correction {
+    /// The options a correction of the envelope's invoice accepts, as a JSON Schema.
+    Options(serde_json::Value),
+    /// The new envelope: the corrective document, built, not signed, not stored.
+    Envelope(serde_json::Value),
+}
+
+impl Silo {
+    /// The correction of an invoice envelope per its regime's rules, or with no `options`, the
+    /// options it accepts. The envelope is built first (its digest checked), so a tampered or
+    /// invalid invoice is refused as a `PUT` refuses it.
+    pub async fn correct_gobl(
+        &self,
+        workspace_id: Uuid,
+        data: &serde_json::Value,
+        options: Option<&serde_json::Value>,
+    ) -> SiloResult<Correction> {
+        if !gobl::builder::is_envelope(data) {
+            return Err(SiloError::invalid(
+                "data",
+                "a GOBL envelope is required, not a bare document",
+            ));
+        }
+        let envelope = self.build_gobl(workspace_id, &data.to_string(), false).await?;
+        let invoice = envelope["doc"].as_object().cloned().unwrap_or_default();
+        let Some(options) = options else {
+            return Ok(Correction::Options(correct::options_schema(&invoice)));
+        };
+        let opts: correct::CorrectionOptions = serde_json::from_value(options.clone())
+            .map_err(|e| SiloError::invalid("options", e.to_string()))?;
+        let today = chrono::Utc::now().date_naive().to_string();
+        let doc = correct::correct(&invoice, &opts, &today).map_err(|e| match e.field {
+            "$schema" | "code" => SiloError::invalid(format!("data.doc.{}", e.field), e.message),
+            field => SiloError::invalid(format!("options.{field}"), e.message),
+        })?;
+        let built = self
+            .build_gobl(workspace_id, &serde_json::Value::Object(doc).to_string(), false)
+            .await?;
+        Ok(Correction::Envelope(built))
     }
 }

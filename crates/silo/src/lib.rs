@@ -25,6 +25,7 @@ mod search;
 mod states;
 pub mod v1;
 
+pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};

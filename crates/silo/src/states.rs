@@ -1,5 +1,6 @@
 //! State changes of envelopes.
 
+use chrono::{DateTime, SubsecRound, Utc};
 use folio_store::{Backend, millis};
 use uuid::Uuid;
 
@@ -25,6 +26,58 @@ impl Silo {
         .bind(id.to_string())
         .bind(state.key.clone())
         .bind(millis(state.created_at))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if touched == 0 {
+            tx.rollback().await?;
+            return Err(SiloError::NotFound("envelope"));
+        }
+        bind_state(sqlx::query(INSERT_STATE), workspace_id, id, &state)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(state)
+    }
+
+    /// Records a state with the time it happened, `at`, which may be in the past (a state
+    /// reported late). It becomes the envelope's current state only when no later state is
+    /// recorded. A repeat (the same `at` and key) answers the recorded state.
+    pub async fn set_state_at(
+        &self,
+        workspace_id: Uuid,
+        id: Uuid,
+        at: DateTime<Utc>,
+        new: NewState,
+    ) -> SiloResult<State> {
+        let mut state = new_state(new)?;
+        let at = at.trunc_subsecs(3);
+        state.created_at = at;
+        let mut tx = self.store().begin_write().await?;
+        let repeat = sqlx::query(&format!(
+            "SELECT {STATE_COLUMNS} FROM silo_states WHERE workspace_id = $1 AND envelope_id = $2 \
+             AND created_at = $3 AND key = $4"
+        ))
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .bind(millis(at))
+        .bind(state.key.clone())
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = repeat {
+            tx.rollback().await?;
+            return Ok(rows::state(&row)?);
+        }
+        let touched = sqlx::query(
+            "UPDATE silo_envelopes SET updated_at = $5, state = CASE WHEN EXISTS (SELECT 1 FROM \
+             silo_states WHERE workspace_id = $1 AND envelope_id = $2 AND created_at > $4) \
+             THEN state ELSE $3 END WHERE workspace_id = $1 AND id = $2",
+        )
+        .bind(workspace_id.to_string())
+        .bind(id.to_string())
+        .bind(state.key.clone())
+        .bind(millis(at))
+        .bind(millis(folio_store::now()))
         .execute(&mut *tx)
         .await?
         .rows_affected();

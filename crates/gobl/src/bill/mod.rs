@@ -3,6 +3,7 @@
 //! through unchanged next to the computed ones.
 
 mod combo;
+pub mod correct;
 mod invoice;
 mod norm;
 mod total;

@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Berlin",
     rounding: None,
     invoice_tags: &[],
+    correction_types: &["credit-note"],
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Umkehr der Steuerschuld." },
     ],

@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Madrid",
     rounding: None,
     invoice_tags: &["copy", "summary", "simplified-scheme", "travel-agency", "second-hand-goods", "art", "antiques", "cash-basis"],
+    correction_types: &["credit-note", "corrective", "debit-note"],
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Inversión del sujeto pasivo." },
         Scenario { tags: &["reverse-charge"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "reverse-charge", text: "Reverse Charge / Inversión del sujeto pasivo." },

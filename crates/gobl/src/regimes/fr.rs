@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Paris",
     rounding: None,
     invoice_tags: &[],
+    correction_types: &["credit-note", "corrective"],
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Autoliquidation de la TVA - Article 283-1 du CGI. Le client est redevable de la TVA." },
     ],

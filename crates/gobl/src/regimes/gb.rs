@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/London",
     rounding: None,
     invoice_tags: &[],
+    correction_types: &["credit-note"],
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse charge: Customer to account for VAT to the relevant tax authority." },
     ],

@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Rome",
     rounding: None,
     invoice_tags: &[],
+    correction_types: &["credit-note", "debit-note"],
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Inversione del soggetto passivo" },
     ],

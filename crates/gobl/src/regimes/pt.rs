@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Lisbon",
     rounding: None,
     invoice_tags: &["invoice-receipt"],
+    correction_types: &["credit-note", "debit-note"],
     scenarios: &[
     ],
     categories: &[

@@ -10,6 +10,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "America/Chicago",
     rounding: None,
     invoice_tags: &[],
+    correction_types: &["credit-note", "debit-note"],
     scenarios: &[
     ],
     categories: &[

@@ -21,6 +21,8 @@ pub struct RegimeDef {
     pub scenarios: &'static [Scenario],
     /// Tax categories.
     pub categories: &'static [CategoryDef],
+    /// The invoice types a correction of an invoice may produce, the default first.
+    pub correction_types: &'static [&'static str],
 }
 
 /// A scenario: when an invoice has all `tags` and uses one of `cats`, add a note.

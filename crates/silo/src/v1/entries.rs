@@ -4,7 +4,7 @@
 
 use axum::response::Response;
 use axum::{Extension, Json as Out};
-use folio_api::{ApiResult, Caller, Json, Path, Query};
+use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
@@ -22,7 +22,9 @@ pub(super) fn routes() -> OpenApiRouter {
         .routes(routes!(fetch_by_key))
         .routes(routes!(version))
         .routes(routes!(file, put_file))
+        .routes(routes!(add_file))
         .routes(routes!(states_list, state_add))
+        .routes(routes!(state_at))
 }
 
 /// List entries, newest first (as `GET /silo/v1/envelopes`).
@@ -137,6 +139,23 @@ async fn put_file(
     files::put(caller, silo, p, body).await
 }
 
+/// Attach a file to an entry under a server-chosen id.
+///
+/// As `PUT /silo/v1/entries/{entry_id}/files/{id}` with a new id; the content is required
+/// (`data`, base64).
+#[utoipa::path(post, path = "/silo/v1/entries/{entry_id}/files", operation_id = "silo.v1.entries.files.create", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id.")),
+    request_body = FileIn,
+    responses((status = 200, description = "The attached file.", body = FileOut)))]
+async fn add_file(
+    caller: Caller,
+    silo: Extension<Silo>,
+    Path(entry_id): Path<Uuid>,
+    body: Json<FileIn>,
+) -> ApiResult<Out<FileOut>> {
+    files::put(caller, silo, Path((entry_id, Uuid::now_v7())), body).await
+}
+
 /// List the states of an entry, oldest first (as `GET /silo/v1/envelopes/{id}/states`).
 #[utoipa::path(get, path = "/silo/v1/entries/{entry_id}/states", operation_id = "silo.v1.entries.states.list", tag = "silo",
     params(("entry_id" = Uuid, Path, description = "Entry id.")),
@@ -161,4 +180,25 @@ async fn state_add(
     body: Json<StateIn>,
 ) -> ApiResult<Out<StateOut>> {
     states::add(caller, silo, id, body).await
+}
+
+/// Record a state of an entry at a given time.
+///
+/// `at` is when it happened (RFC 3339, e.g. `2026-08-02T00:00:00.000Z`; kept to the
+/// millisecond). A state in the past joins the history without replacing a later current
+/// state; the same `at` and `key` again answers the recorded state.
+#[utoipa::path(put, path = "/silo/v1/entries/{entry_id}/states/{at}", operation_id = "silo.v1.entries.states.put", tag = "silo",
+    params(("entry_id" = Uuid, Path, description = "Entry id."),
+           ("at" = String, Path, description = "When the state was reached (RFC 3339 timestamp).")),
+    request_body = StateIn,
+    responses((status = 200, description = "The recorded state.", body = StateOut)))]
+async fn state_at(
+    caller: Caller,
+    silo: Extension<Silo>,
+    Path((id, at)): Path<(Uuid, String)>,
+    body: Json<StateIn>,
+) -> ApiResult<Out<StateOut>> {
+    let at = folio_api::time::parse(&at)
+        .ok_or_else(|| ApiError::invalid_field("at", "an RFC 3339 timestamp is required"))?;
+    states::add_at(caller, silo, id, at, body).await
 }

@@ -1,6 +1,6 @@
-//! `/silo/v1/gobl/build` and `/silo/v1/gobl/sign`: GOBL calculated, validated and signed
-//! without storing it, with the shapes of Invopop's `SiloBuildGOBL`, `SiloSignGOBL` and
-//! `SiloGOBL`.
+//! `/silo/v1/gobl/build`, `/sign` and `/correct`: GOBL calculated, validated, signed and
+//! corrected without storing it, with the shapes of Invopop's `SiloBuildGOBL`, `SiloSignGOBL`,
+//! `SiloCorrectGOBL` and `SiloGOBL`.
 
 use axum::{Extension, Json as Out};
 use folio_api::{ApiError, ApiResult, Caller, Json};
@@ -9,7 +9,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::Silo;
+use crate::{Correction, Silo};
 
 /// The body of `POST /silo/v1/gobl/build`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -30,6 +30,22 @@ pub struct SignIn {
     pub data: Option<Value>,
 }
 
+/// The body of `POST /silo/v1/gobl/correct`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CorrectIn {
+    /// The GOBL envelope of the invoice to correct (required; a bare document is refused).
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<Value>,
+    /// How to correct it: `type` (`credit-note`, `corrective`, `debit-note`, as the regime
+    /// allows), `issue_date`, `series`, `reason`, `ext`, `copy_tax`. Without options the
+    /// answer is the options' JSON Schema.
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<Value>,
+    /// Answer the options' JSON Schema even when `options` are given.
+    #[serde(default)]
+    pub show_options: bool,
+}
+
 /// Built GOBL.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GoblOut {
@@ -42,6 +58,7 @@ pub(super) fn routes() -> OpenApiRouter {
     OpenApiRouter::new()
         .routes(routes!(build))
         .routes(routes!(sign))
+        .routes(routes!(correct))
 }
 
 /// Build GOBL without storing it.
@@ -85,6 +102,32 @@ async fn sign(
         .build_gobl(caller.workspace_id, &data.to_string(), true)
         .await?;
     Ok(Out(GoblOut { data: envelope }))
+}
+
+/// Correct an invoice, or tell how it may be corrected.
+///
+/// The invoice becomes the `preceding` document of a new credit note, corrective invoice or
+/// debit note (of the types its regime allows); the new envelope is built, not signed and not
+/// stored. Without `options` (or with `show_options`) the answer is the JSON Schema of the
+/// options this invoice accepts.
+#[utoipa::path(post, path = "/silo/v1/gobl/correct", operation_id = "silo.v1.gobl.correct", tag = "silo",
+    request_body = CorrectIn,
+    responses((status = 200, description = "The corrective envelope, or the options' schema.", body = GoblOut)))]
+async fn correct(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    Json(body): Json<CorrectIn>,
+) -> ApiResult<Out<GoblOut>> {
+    let data = required(body.data)?;
+    let options = body.options.filter(|o| !o.is_null() && !body.show_options);
+    let data = match silo
+        .correct_gobl(caller.workspace_id, &data, options.as_ref())
+        .await?
+    {
+        Correction::Options(schema) => schema,
+        Correction::Envelope(envelope) => envelope,
+    };
+    Ok(Out(GoblOut { data }))
 }
 
 fn required(data: Option<Value>) -> Result<Value, ApiError> {

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use axum::Extension;
+use chrono::{DateTime, Utc};
 use axum::Json as Out;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
@@ -87,23 +88,37 @@ pub(super) async fn add(
     Path(id): Path<Uuid>,
     Json(body): Json<StateIn>,
 ) -> ApiResult<Out<StateOut>> {
-    let key = body
-        .key
-        .ok_or_else(|| ApiError::invalid_field("key", "required"))?;
+    let state = silo.set_state(caller.workspace_id, id, body.into_new()?).await?;
+    Ok(Out(state.into()))
+}
+
+/// A state reached at `at` (`PUT /silo/v1/entries/{entry_id}/states/{at}`).
+pub(super) async fn add_at(
+    caller: Caller,
+    Extension(silo): Extension<Silo>,
+    id: Uuid,
+    at: DateTime<Utc>,
+    Json(body): Json<StateIn>,
+) -> ApiResult<Out<StateOut>> {
     let state = silo
-        .set_state(
-            caller.workspace_id,
-            id,
-            NewState {
-                key,
-                notes: body.notes,
-                meta: body.meta,
-                src: None,
-                src_id: None,
-            },
-        )
+        .set_state_at(caller.workspace_id, id, at, body.into_new()?)
         .await?;
     Ok(Out(state.into()))
+}
+
+impl StateIn {
+    fn into_new(self) -> Result<NewState, ApiError> {
+        let key = self
+            .key
+            .ok_or_else(|| ApiError::invalid_field("key", "required"))?;
+        Ok(NewState {
+            key,
+            notes: self.notes,
+            meta: self.meta,
+            src: None,
+            src_id: None,
+        })
+    }
 }
 
 /// List the states of an envelope, oldest first.

@@ -91,3 +91,121 @@ async fn entries_and_envelopes_are_the_same_resources() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_file_posted_to_an_entry_gets_an_id_and_reads_back() {
+    for app in TestApp::backends().await {
+        let id = Uuid::now_v7();
+        let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "hi"});
+        app.put(&format!("/silo/v1/entries/{id}"), &json!({"data": doc}))
+            .await
+            .expect(200);
+        let file = app
+            .post(
+                &format!("/silo/v1/entries/{id}/files"),
+                &json!({"name": "a.txt", "data": "aGVsbG8=", "key": "txt"}),
+            )
+            .await
+            .expect(200);
+        let file_id: Uuid = file["id"].as_str().unwrap().parse().expect("a uuid");
+        let bytes = app
+            .send(app.request(
+                reqwest::Method::GET,
+                &format!("/silo/v1/entries/{id}/files/{file_id}"),
+            ))
+            .await;
+        assert_eq!(bytes.body, b"hello", "{}", app.label());
+        // no content, no entry: refused with the reason
+        let resp = app
+            .post(
+                &format!("/silo/v1/entries/{id}/files"),
+                &json!({"name": "b.txt"}),
+            )
+            .await;
+        assert_eq!(resp.status, 422, "{}", resp.text());
+        assert!(resp.text().contains("data"), "{}", resp.text());
+        let resp = app
+            .post(
+                &format!("/silo/v1/entries/{}/files", Uuid::now_v7()),
+                &json!({"name": "a.txt", "data": "aGVsbG8="}),
+            )
+            .await;
+        assert_eq!(resp.status, 404, "{}", resp.text());
+    }
+}
+
+#[tokio::test]
+async fn a_state_put_at_a_time_joins_the_history_in_time_order() {
+    for app in TestApp::backends().await {
+        let id = Uuid::now_v7();
+        let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "hi"});
+        app.put(&format!("/silo/v1/entries/{id}"), &json!({"data": doc}))
+            .await
+            .expect(200);
+        app.post(
+            &format!("/silo/v1/entries/{id}/states"),
+            &json!({"key": "sent"}),
+        )
+        .await
+        .expect(200);
+        // reported late: a state of the past does not replace the current one
+        let at = "2026-01-02T03:04:05.678Z";
+        let past = app
+            .put(
+                &format!("/silo/v1/entries/{id}/states/{at}"),
+                &json!({"key": "registered", "notes": "late"}),
+            )
+            .await
+            .expect(200);
+        assert_eq!(past["created_at"], at, "{past}");
+        let again = app
+            .put(
+                &format!("/silo/v1/entries/{id}/states/{at}"),
+                &json!({"key": "registered"}),
+            )
+            .await
+            .expect(200);
+        assert_eq!(again["id"], past["id"], "a repeated PUT is the same state");
+        let states = app
+            .get(&format!("/silo/v1/entries/{id}/states"))
+            .await
+            .expect(200);
+        let keys: Vec<_> = states["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["key"].as_str().unwrap())
+            .collect();
+        assert_eq!(keys, ["registered", "sent"], "{}", app.label());
+        let entry = app.get(&format!("/silo/v1/entries/{id}")).await.expect(200);
+        assert_eq!(entry["state"], "sent", "{entry}");
+
+        // a state later than every other one becomes current
+        let later = app
+            .put(
+                &format!("/silo/v1/entries/{id}/states/2099-01-01T00:00:00.000Z"),
+                &json!({"key": "paid"}),
+            )
+            .await
+            .expect(200);
+        assert_eq!(later["key"], "paid");
+        let entry = app.get(&format!("/silo/v1/entries/{id}")).await.expect(200);
+        assert_eq!(entry["state"], "paid", "{entry}");
+
+        let resp = app
+            .put(
+                &format!("/silo/v1/entries/{id}/states/yesterday"),
+                &json!({"key": "paid"}),
+            )
+            .await;
+        assert_eq!(resp.status, 422, "{}", resp.text());
+        assert!(resp.text().contains("at"), "{}", resp.text());
+        let resp = app
+            .put(
+                &format!("/silo/v1/entries/{}/states/{at}", Uuid::now_v7()),
+                &json!({"key": "paid"}),
+            )
+            .await;
+        assert_eq!(resp.status, 404, "{}", resp.text());
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Every benchmark of folio in one run, release build, on this machine: each measures its
+# baseline in the same run and prints a `BENCH | path | figure | baseline | ratio` line; this
+# script collects them into one table with the goal of each path (issue 12).
+#
+#   bench/run.sh            (PostgreSQL rows too when FOLIO_TEST_DATABASE_URL is set)
+#
+# The ratio is folio's throughput over the baseline's (1.00 = as fast as the baseline).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/folio-target}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+
+started=$SECONDS
+echo "building (release) ..." >&2
+cargo build --release -q -p folio -p folio-loadgen
+cargo bench --no-run -q -p gobl -p folio-silo -p folio-transform -p folio-einvoice \
+  -p folio-pdf -p folio-sequence 2>/dev/null
+
+run() { echo "== $*" >&2; "$@" 2>&1 | tee -a "$log" | grep -v '^BENCH' >&2 || true; }
+# A criterion filter that matches no group: the criterion benches print only their direct
+# figures (the BENCH lines), which keeps the whole run to a few minutes.
+direct=(-- --exact no-criterion-group)
+run bench/ping.sh 5s 32
+run bench/memory.sh 10s 8
+run cargo bench -q -p folio-silo --bench put
+run cargo bench -q -p folio-transform --bench engine
+run cargo bench -q -p gobl --bench invoice "${direct[@]}"
+run cargo bench -q -p folio-einvoice --bench convert "${direct[@]}"
+run cargo bench -q -p folio-pdf --bench render "${direct[@]}"
+run cargo bench -q -p folio-sequence --bench entries
+
+goal() {
+  case "$1" in
+    "GET /utils/v1/ping"*) echo "≥ 0.90" ;;
+    "envelope PUT"*sqlite*) echo "≥ 0.70, p99 ≤ 20 ms" ;;
+    "envelope PUT"*) echo "≥ 0.70" ;;
+    "jobs,"*) echo "≥ 0.50" ;;
+    "invoice build, 10 lines"*) echo "≥ 0.30" ;;
+    "invoice build, 200 lines"*) echo "≥ 0.40" ;;
+    "resident memory"*) echo "idle < 30 MB" ;;
+    *) echo "-" ;;
+  esac
+}
+echo
+echo "| path | folio | baseline | ratio | goal |"
+echo "|---|---|---|---|---|"
+trim() { sed -E 's/^ +| +$//g' <<<"$1"; }
+grep '^BENCH | ' "$log" | while IFS='|' read -r _ path figure baseline ratio; do
+  path="$(trim "$path")"
+  echo "| $path |$figure|$baseline| $(trim "$ratio") | $(goal "$path") |"
+done
+echo
+echo "$(nproc) cores; $((SECONDS - started)) s in all, build included"
