@@ -84,7 +84,10 @@ fn bench(c: &mut Criterion) {
             budget,
         );
         for (name, rate) in [
-            ("GOBL → UBL", per_second(|| generate(&envelope, Format::Ubl), budget)),
+            (
+                "GOBL → UBL",
+                per_second(|| generate(&envelope, Format::Ubl), budget),
+            ),
             ("UBL → GOBL", per_second(|| import(ubl.as_bytes()), budget)),
         ] {
             println!(

@@ -49,7 +49,9 @@ impl Silo {
                 "a GOBL envelope is required, not a bare document",
             ));
         }
-        let envelope = self.build_gobl(workspace_id, &data.to_string(), false).await?;
+        let envelope = self
+            .build_gobl(workspace_id, &data.to_string(), false)
+            .await?;
         let invoice = envelope["doc"].as_object().cloned().unwrap_or_default();
         let Some(options) = options else {
             return Ok(Correction::Options(correct::options_schema(&invoice)));
@@ -62,7 +64,11 @@ impl Silo {
             field => SiloError::invalid(format!("options.{field}"), e.message),
         })?;
         let built = self
-            .build_gobl(workspace_id, &serde_json::Value::Object(doc).to_string(), false)
+            .build_gobl(
+                workspace_id,
+                &serde_json::Value::Object(doc).to_string(),
+                false,
+            )
             .await?;
         Ok(Correction::Envelope(built))
     }

@@ -107,14 +107,8 @@ fn describe(kind: &str) -> (&'static str, &'static str) {
             "Credit Note",
             "Refunds all or part of the preceding invoice, which stays in force.",
         ),
-        "corrective" => (
-            "Corrective",
-            "Replaces the preceding invoice completely.",
-        ),
-        "debit-note" => (
-            "Debit Note",
-            "Adds charges to the preceding invoice.",
-        ),
+        "corrective" => ("Corrective", "Replaces the preceding invoice completely."),
+        "debit-note" => ("Debit Note", "Adds charges to the preceding invoice."),
         _ => ("", ""),
     }
 }
@@ -162,10 +156,7 @@ pub fn correct(
     doc.remove("code");
     let issue_date = opts.issue_date.as_deref().unwrap_or(today);
     doc.insert("issue_date".into(), json!(issue_date));
-    doc.insert(
-        "preceding".into(),
-        json!([preceding(invoice, code, opts)]),
-    );
+    doc.insert("preceding".into(), json!([preceding(invoice, code, opts)]));
     Ok(doc)
 }
 
@@ -272,8 +263,8 @@ mod tests {
             .join("../../../shared/gobl/data/regimes");
         for regime in regimes::ALL {
             let path = dir.join(format!("{}.json", regime.country.to_ascii_lowercase()));
-            let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-                .unwrap();
+            let data: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             let def = data["corrections"]
                 .as_array()
                 .unwrap()

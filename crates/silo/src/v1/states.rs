@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use axum::Extension;
-use chrono::{DateTime, Utc};
 use axum::Json as Out;
+use chrono::{DateTime, Utc};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -88,7 +88,9 @@ pub(super) async fn add(
     Path(id): Path<Uuid>,
     Json(body): Json<StateIn>,
 ) -> ApiResult<Out<StateOut>> {
-    let state = silo.set_state(caller.workspace_id, id, body.into_new()?).await?;
+    let state = silo
+        .set_state(caller.workspace_id, id, body.into_new()?)
+        .await?;
     Ok(Out(state.into()))
 }
 

@@ -99,7 +99,10 @@ async fn correct_answers_the_regimes_options_then_a_credit_note_of_the_invoice()
         let doc = &credit["data"]["doc"];
         assert_eq!(doc["type"], "credit-note", "{credit}");
         assert_eq!(doc["issue_date"], "2026-11-20");
-        assert!(doc.get("code").is_none(), "the new document is numbered later");
+        assert!(
+            doc.get("code").is_none(),
+            "the new document is numbered later"
+        );
         assert_ne!(doc["uuid"], env["doc"]["uuid"]);
         assert_eq!(doc["preceding"][0]["uuid"], env["doc"]["uuid"]);
         assert_eq!(doc["preceding"][0]["code"], "1");
@@ -150,8 +153,10 @@ async fn correct_answers_the_regimes_options_then_a_credit_note_of_the_invoice()
 
         // Spain allows corrective invoices
         let mut es = invoice();
-        es["supplier"] = json!({"name": "Prov SL", "tax_id": {"country": "ES", "code": "B98602642"}});
-        es["customer"] = json!({"name": "Cliente SL", "tax_id": {"country": "ES", "code": "54387763P"}});
+        es["supplier"] =
+            json!({"name": "Prov SL", "tax_id": {"country": "ES", "code": "B98602642"}});
+        es["customer"] =
+            json!({"name": "Cliente SL", "tax_id": {"country": "ES", "code": "54387763P"}});
         let es_env = app
             .post("/silo/v1/gobl/build", &json!({"data": es, "envelop": true}))
             .await
@@ -164,6 +169,9 @@ async fn correct_answers_the_regimes_options_then_a_credit_note_of_the_invoice()
             )
             .await
             .expect(200);
-        assert_eq!(corrective["data"]["doc"]["type"], "corrective", "{corrective}");
+        assert_eq!(
+            corrective["data"]["doc"]["type"], "corrective",
+            "{corrective}"
+        );
     }
 }
