@@ -14,7 +14,7 @@ use crate::{NewSeries, Sequence, Series};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SeriesIn {
     /// The name of the series (required).
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 255)]
     pub name: Option<String>,
     /// An internal code for the series; not part of its entries' codes.
     #[schema(max_length = 255)]
