@@ -188,7 +188,7 @@ pub struct ListParams {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// Start at this time, inclusive (older clients send `next_created_at` back here).
-    #[param(format = DateTime)]
+    #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// Continue after this cursor (send `next_cursor` back here); wins over `created_at`.
     cursor: Option<String>,

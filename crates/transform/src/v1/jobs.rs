@@ -241,9 +241,10 @@ pub struct ListQuery {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// List jobs created at or before this time.
-    #[param(format = DateTime)]
+    #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// `next_cursor` of the previous page.
+    #[param(pattern = "^([0-9]{1,18}_[0-9a-fA-F]{32})?$")]
     cursor: Option<String>,
 }
 
