@@ -119,6 +119,28 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     Ok(value)
 }
 
+/// An optional integer that may be written with a zero fraction (`5.0`): JSON Schema, and so the
+/// documents, count such numbers as integers. `#[serde(default, deserialize_with = ...)]`.
+pub fn integral<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<i64>, D::Error> {
+    use serde::Deserialize;
+    use serde::de::Error;
+    let Some(n) = Option::<serde_json::Number>::deserialize(de)? else {
+        return Ok(None);
+    };
+    if let Some(i) = n.as_i64() {
+        return Ok(Some(i));
+    }
+    match n.as_f64() {
+        // i64::MAX as f64 rounds up to 2^63, so the upper bound is exclusive.
+        Some(f) if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 => {
+            Ok(Some(f as i64))
+        }
+        _ => Err(D::Error::custom(format!(
+            "invalid number {n}, expected an integer"
+        ))),
+    }
+}
+
 /// serde_json appends " at line 1 column 42" to data errors; the path already says where.
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {

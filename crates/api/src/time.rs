@@ -8,6 +8,25 @@ pub fn format(t: &DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
+/// The schema of a `created_at`-style query parameter: an RFC 3339 timestamp, or empty (read as
+/// absent), as the list handlers accept it.
+pub fn query_schema() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{AnyOfBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type};
+    AnyOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(0)),
+        )
+        .build()
+        .into()
+}
+
 /// Parses a wire timestamp (any RFC 3339 offset is accepted and converted to UTC).
 pub fn parse(s: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s)

@@ -23,6 +23,12 @@
 //! types and enums may widen, new fields must be optional. A response schema may only promise
 //! more than before: fields may be added, but not removed, retyped, made nullable or optional,
 //! and enums may not gain values.
+//!
+//! One exception tells documentation from change: where the old operation already declared
+//! `422` (values the server refuses), a request value gaining a constraint the old document did
+//! not state (a format, an enum, a bound, `required`, not `null`) is
+//! [`rules::CONSTRAINT_DOCUMENTED`], additive: the old contract already said such values could be
+//! refused, the new one says which. A constraint the old document did state may not narrow.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -68,6 +74,9 @@ pub mod rules {
     pub const RESPONSE_ENUM_WIDENED: &str = "response-enum-widened";
     /// Breaking: a request or response media type is gone.
     pub const MEDIA_TYPE_REMOVED: &str = "media-type-removed";
+    /// Breaking: a bound a request value stated (`minimum`, `maxLength`, `pattern`, ...) became
+    /// stricter, or a bound appeared in an operation that declared no `422`.
+    pub const REQUEST_CONSTRAINT_NARROWED: &str = "request-constraint-narrowed";
 
     /// Additive: a new path.
     pub const PATH_ADDED: &str = "path-added";
@@ -103,6 +112,12 @@ pub mod rules {
     pub const PARAMETER_CHANGED: &str = "parameter-changed";
     /// Additive: a new media type for a request or response.
     pub const MEDIA_TYPE_ADDED: &str = "media-type-added";
+    /// Additive: a request value the old document left unconstrained in one respect now states
+    /// that constraint (a format, an enum, a bound or pattern, `required`, not `null`), in an
+    /// operation whose old document already declared `422` for values the server refuses. The
+    /// old contract already told clients such values could be refused; the new one says which.
+    /// A constraint the old document stated is never narrowed under this rule.
+    pub const CONSTRAINT_DOCUMENTED: &str = "constraint-documented";
     /// Additive: a type changed in the compatible direction (request widened, response narrowed).
     pub const TYPE_CHANGED: &str = "type-changed";
     /// Additive: an enum changed in the compatible direction.
@@ -218,6 +233,8 @@ struct Cx<'a> {
     out: Vec<Change>,
     /// Pairs of schemas (by address) being compared on the current recursion path.
     stack: Vec<(usize, usize)>,
+    /// Whether the old operation being compared declares `422` for refused request values.
+    refusable: bool,
 }
 
 /// The entries of a JSON object, sorted by key (empty if `v` is not an object).
@@ -270,6 +287,7 @@ impl<'a> Cx<'a> {
             new,
             out: Vec::new(),
             stack: Vec::new(),
+            refusable: false,
         }
     }
 
@@ -288,6 +306,18 @@ impl<'a> Cx<'a> {
 
     fn additive(&mut self, rule: &'static str, location: &str, detail: String) {
         self.push(Severity::Additive, rule, location, detail);
+    }
+
+    /// A request value gained a constraint the old document did not state: documented where the
+    /// old operation already declared `422` for refused values, else `rule` (breaking).
+    /// Returns whether it was breaking.
+    fn constrained(&mut self, rule: &'static str, location: &str, detail: String) -> bool {
+        if self.refusable {
+            self.additive(rules::CONSTRAINT_DOCUMENTED, location, detail);
+        } else {
+            self.breaking(rule, location, detail);
+        }
+        !self.refusable
     }
 
     /// Reports documentation keys (and, under `other_rule`, any key not in `handled`) that differ
@@ -479,7 +509,48 @@ impl<'a> Cx<'a> {
             &["parameters", "requestBody", "responses"],
             rules::OPERATION_CHANGED,
         );
+        self.refusable = o.pointer("/responses/422").is_some();
+        self.request(location, o, n, op, np);
+        self.refusable = false;
 
+        let (or, nr) = (entries(o.get("responses")), entries(n.get("responses")));
+        for status in keys(&or, &nr) {
+            let at = format!("{location} response {status}");
+            match (or.get(status), nr.get(status)) {
+                (Some(_), None) if is_success(status) => self.breaking(
+                    rules::RESPONSE_STATUS_REMOVED,
+                    &at,
+                    format!("success status {status} was removed"),
+                ),
+                (Some(_), None) => self.additive(
+                    rules::ERROR_STATUS_REMOVED,
+                    &at,
+                    format!("status {status} was removed"),
+                ),
+                (None, Some(_)) => self.additive(
+                    rules::RESPONSE_STATUS_ADDED,
+                    &at,
+                    format!("status {status} was added"),
+                ),
+                (Some(a), Some(b)) => {
+                    let (a, b) = (resolve(self.old, a), resolve(self.new, b));
+                    self.misc_keys(&at, a, b, &["content"], rules::RESPONSE_CHANGED);
+                    self.content(Dir::Response, &at, a.get("content"), b.get("content"));
+                }
+                (None, None) => {}
+            }
+        }
+    }
+
+    /// Compares the inputs of an operation: its parameters and its request body.
+    fn request(
+        &mut self,
+        location: &str,
+        o: &'a Value,
+        n: &'a Value,
+        op: BTreeMap<(String, String), &'a Value>,
+        np: BTreeMap<(String, String), &'a Value>,
+    ) {
         let names: BTreeSet<&(String, String)> = op.keys().chain(np.keys()).collect();
         for key @ (place, name) in names {
             let at = format!("{location} parameter {place} {name}");
@@ -547,43 +618,17 @@ impl<'a> Cx<'a> {
             }
             (None, None) => {}
         }
-
-        let (or, nr) = (entries(o.get("responses")), entries(n.get("responses")));
-        for status in keys(&or, &nr) {
-            let at = format!("{location} response {status}");
-            match (or.get(status), nr.get(status)) {
-                (Some(_), None) if is_success(status) => self.breaking(
-                    rules::RESPONSE_STATUS_REMOVED,
-                    &at,
-                    format!("success status {status} was removed"),
-                ),
-                (Some(_), None) => self.additive(
-                    rules::ERROR_STATUS_REMOVED,
-                    &at,
-                    format!("status {status} was removed"),
-                ),
-                (None, Some(_)) => self.additive(
-                    rules::RESPONSE_STATUS_ADDED,
-                    &at,
-                    format!("status {status} was added"),
-                ),
-                (Some(a), Some(b)) => {
-                    let (a, b) = (resolve(self.old, a), resolve(self.new, b));
-                    self.misc_keys(&at, a, b, &["content"], rules::RESPONSE_CHANGED);
-                    self.content(Dir::Response, &at, a.get("content"), b.get("content"));
-                }
-                (None, None) => {}
-            }
-        }
     }
 
     fn parameter(&mut self, at: &str, o: &'a Value, n: &'a Value) {
         match (required(o), required(n)) {
-            (false, true) => self.breaking(
-                rules::PARAMETER_REQUIRED_ADDED,
-                at,
-                "the parameter became required".into(),
-            ),
+            (false, true) => {
+                self.constrained(
+                    rules::PARAMETER_REQUIRED_ADDED,
+                    at,
+                    "the parameter became required".into(),
+                );
+            }
             (true, false) => self.additive(
                 rules::PARAMETER_OPTIONAL,
                 at,

@@ -13,6 +13,29 @@ pub(super) const ANY: &Value = &Value::Bool(true);
 /// How deep nested schemas are walked before giving up.
 const MAX_DEPTH: usize = 64;
 
+/// Validation keywords that bound a value, each with whether a larger number is stricter
+/// (`pattern`, not a number, is stricter whenever it changes).
+const BOUNDS: [(&str, bool); 9] = [
+    ("minimum", true),
+    ("exclusiveMinimum", true),
+    ("maximum", false),
+    ("exclusiveMaximum", false),
+    ("minLength", true),
+    ("maxLength", false),
+    ("minItems", true),
+    ("maxItems", false),
+    ("pattern", true),
+];
+
+/// Whether a request bound changed from `old` to `new` refuses values it accepted.
+fn stricter(old: &Value, new: &Value, larger_is_stricter: bool) -> bool {
+    match (old.as_f64(), new.as_f64()) {
+        (Some(a), Some(b)) if larger_is_stricter => b > a,
+        (Some(a), Some(b)) => b < a,
+        _ => old != new,
+    }
+}
+
 /// Which way the data described by a schema flows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Dir {
@@ -398,12 +421,16 @@ impl<'a> Cx<'a> {
                 format!("{} changed", changed.join(", ")),
             );
         }
-        if o.other != n.other {
-            let keys: BTreeSet<&str> = o.other.keys().chain(n.other.keys()).copied().collect();
-            let changed: Vec<&str> = keys
-                .into_iter()
-                .filter(|k| o.other.get(k) != n.other.get(k))
-                .collect();
+        if dir.is_input() {
+            self.bounds(at, o, n);
+        }
+        let keys: BTreeSet<&str> = o.other.keys().chain(n.other.keys()).copied().collect();
+        let changed: Vec<&str> = keys
+            .into_iter()
+            .filter(|k| o.other.get(k) != n.other.get(k))
+            .filter(|k| !(dir.is_input() && BOUNDS.iter().any(|(b, _)| b == k)))
+            .collect();
+        if !changed.is_empty() {
             self.additive(
                 rules::SCHEMA_CHANGED,
                 at,
@@ -417,7 +444,17 @@ impl<'a> Cx<'a> {
         } else {
             subset(&n.types, &o.types)
         };
-        if !widened {
+        let null_dropped = dir.is_input()
+            && strip_null(&o.types) == strip_null(&n.types)
+            && o.types.as_ref().is_some_and(|t| t.contains("null"));
+        if !widened && null_dropped {
+            let detail = format!(
+                "no longer nullable ({} → {})",
+                describe_types(&o.types),
+                describe_types(&n.types)
+            );
+            retyped = self.constrained(dir.retyped(), at, detail);
+        } else if !widened {
             retyped = true;
             let (ot, nt) = (describe_types(&o.types), describe_types(&n.types));
             let detail = if strip_null(&o.types) == strip_null(&n.types) && dir.is_input() {
@@ -443,7 +480,12 @@ impl<'a> Cx<'a> {
         let format_breaks = match (o.format, n.format) {
             (a, b) if a == b => None,
             (Some(_), Some(_)) => Some(true),
-            (None, Some(_)) => Some(dir.is_input()),
+            (None, Some(f)) if dir.is_input() => {
+                let detail = format!("format {f} stated");
+                retyped |= self.constrained(dir.retyped(), at, detail);
+                None
+            }
+            (None, Some(_)) => Some(false),
             (Some(_), None) => Some(!dir.is_input()),
             (None, None) => None,
         };
@@ -492,6 +534,31 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Compares the bounds of a request value: a new bound is a constraint stated (documented or
+    /// breaking, see `constrained`), a stricter one breaks, a looser or dropped one is additive.
+    fn bounds(&mut self, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
+        for (key, larger_is_stricter) in BOUNDS {
+            match (o.other.get(key), n.other.get(key)) {
+                (None, Some(b)) => {
+                    self.constrained(
+                        rules::REQUEST_CONSTRAINT_NARROWED,
+                        at,
+                        format!("{key} {b} stated"),
+                    );
+                }
+                (Some(a), Some(b)) if stricter(a, b, larger_is_stricter) => self.breaking(
+                    rules::REQUEST_CONSTRAINT_NARROWED,
+                    at,
+                    format!("{key} changed from {a} to {b}"),
+                ),
+                (Some(a), b) if Some(a) != b => {
+                    self.additive(rules::SCHEMA_CHANGED, at, format!("{key} relaxed from {a}"))
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn enums(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
         match (&o.enums, &n.enums) {
             (None, None) => {}
@@ -525,11 +592,13 @@ impl<'a> Cx<'a> {
                     );
                 }
             }
-            (None, Some(b)) if dir.is_input() => self.breaking(
-                rules::REQUEST_ENUM_NARROWED,
-                at,
-                format!("now restricted to: {}", list(b)),
-            ),
+            (None, Some(b)) if dir.is_input() => {
+                self.constrained(
+                    rules::REQUEST_ENUM_NARROWED,
+                    at,
+                    format!("now restricted to: {}", list(b)),
+                );
+            }
             (Some(a), None) if !dir.is_input() => self.breaking(
                 rules::RESPONSE_ENUM_WIDENED,
                 at,
@@ -653,11 +722,13 @@ impl<'a> Cx<'a> {
                 ),
                 (Some(a), Some(b)) => {
                     match (dir.is_input(), or, nr) {
-                        (true, false, true) => self.breaking(
-                            dir.required_added(),
-                            &child,
-                            format!("property {name} became required"),
-                        ),
+                        (true, false, true) => {
+                            self.constrained(
+                                dir.required_added(),
+                                &child,
+                                format!("property {name} became required"),
+                            );
+                        }
                         (true, true, false) => self.additive(
                             rules::REQUEST_FIELD_OPTIONAL,
                             &child,

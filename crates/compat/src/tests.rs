@@ -790,3 +790,93 @@ fn unions_widen_requests_and_narrow_responses() {
         "GET /x/v1/a response 200 body.v",
     );
 }
+
+/// `accepting(schema)` plus a declared `422`, as folio's registry adds to every operation.
+fn accepting_refusable(schema: Value) -> Value {
+    let mut op = accepting(schema);
+    op["responses"]["422"] = json!({ "description": "invalid" });
+    op
+}
+
+#[test]
+fn constraints_stated_where_422_was_declared_are_documented() {
+    let old_body = obj(
+        json!({
+            "id": { "type": ["string", "null"] },
+            "n": { "type": "integer" },
+            "s": { "type": "string" },
+        }),
+        &[],
+    );
+    let new_body = obj(
+        json!({
+            "id": { "type": "string", "format": "uuid" },
+            "n": { "type": "integer", "minimum": 1, "maximum": 60 },
+            "s": { "type": "string", "enum": ["a", "b"], "minLength": 1 },
+        }),
+        &["id"],
+    );
+    let old = op("post", "/x/v1/a", accepting_refusable(old_body.clone()));
+    let new = op("post", "/x/v1/a", accepting_refusable(new_body.clone()));
+    let changes = compare(&old, &new);
+    assert!(!is_breaking(&changes), "{changes:#?}");
+    let documented = changes
+        .iter()
+        .filter(|c| c.rule == rules::CONSTRAINT_DOCUMENTED)
+        .count();
+    // required, not null, format, minimum, maximum, enum, minLength
+    assert_eq!(documented, 7, "{changes:#?}");
+
+    // Without a declared 422 the same changes break, as before.
+    let old = op("post", "/x/v1/a", accepting(old_body));
+    let new = op("post", "/x/v1/a", accepting(new_body));
+    assert_breaking(
+        &old,
+        &new,
+        rules::REQUEST_FIELD_REQUIRED_ADDED,
+        "POST /x/v1/a request body.id",
+    );
+    assert_breaking(
+        &old,
+        &new,
+        rules::REQUEST_CONSTRAINT_NARROWED,
+        "POST /x/v1/a request body.n",
+    );
+}
+
+#[test]
+fn stated_constraints_cannot_narrow_even_where_422_was_declared() {
+    let body = |max: u32, values: Value| {
+        obj(
+            json!({
+                "n": { "type": "integer", "maximum": max },
+                "s": { "type": "string", "enum": values },
+            }),
+            &[],
+        )
+    };
+    let old = op(
+        "post",
+        "/x/v1/a",
+        accepting_refusable(body(60, json!(["a", "b"]))),
+    );
+    let new = op(
+        "post",
+        "/x/v1/a",
+        accepting_refusable(body(30, json!(["a"]))),
+    );
+    assert_breaking(
+        &old,
+        &new,
+        rules::REQUEST_CONSTRAINT_NARROWED,
+        "POST /x/v1/a request body.n",
+    );
+    assert_breaking(
+        &old,
+        &new,
+        rules::REQUEST_ENUM_NARROWED,
+        "POST /x/v1/a request body.s",
+    );
+    // The other way round relaxes both: additive.
+    assert!(!is_breaking(&compare(&new, &old)));
+}

@@ -18,6 +18,9 @@ pub enum UuidError {
     UnexpectedName,
 }
 
+/// The versions `generate` offers.
+pub const OFFERED: [u8; 6] = [1, 3, 4, 5, 6, 7];
+
 /// A UUID of the given version. Versions 3 and 5 hash `key` in the `base` namespace.
 pub fn generate(version: u8, name: Option<(Uuid, &str)>) -> Result<Uuid, UuidError> {
     match (version, name) {

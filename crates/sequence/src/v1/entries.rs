@@ -80,6 +80,7 @@ pub struct EntryQuery {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// `cursor` of the previous page.
+    #[param(pattern = "^(-?[0-9]{1,18})?$")]
     cursor: Option<String>,
 }
 

@@ -14,7 +14,7 @@ use crate::{NewSeries, Sequence, Series};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SeriesIn {
     /// The name of the series (required).
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 255)]
     pub name: Option<String>,
     /// An internal code for the series; not part of its entries' codes.
     #[schema(max_length = 255)]
@@ -29,9 +29,11 @@ pub struct SeriesIn {
     pub suffix: Option<String>,
     /// Digits of the number, zero-padded (default 0: no padding).
     #[schema(minimum = 0, maximum = 20)]
+    #[serde(default, deserialize_with = "folio_api::json::integral")]
     pub padding: Option<i64>,
     /// The first index (default 1).
     #[schema(minimum = 0)]
+    #[serde(default, deserialize_with = "folio_api::json::integral")]
     pub start: Option<i64>,
     /// A JSON Web Signature of the series' key properties (accepted, not checked).
     pub sig: Option<String>,
@@ -105,7 +107,8 @@ pub(super) fn routes() -> OpenApiRouter {
 #[utoipa::path(put, path = "/sequence/v1/series/{id}", operation_id = "sequence.v1.series.put", tag = "sequence",
     params(("id" = Uuid, Path, description = "The series' id, chosen by the client.")),
     request_body = SeriesIn,
-    responses((status = 200, description = "The series.", body = SeriesOut)))]
+    responses((status = 200, description = "The series.", body = SeriesOut),
+        (status = 409, description = "A different series exists with this id.", body = folio_api::ErrorBody)))]
 async fn create(
     caller: Caller,
     Extension(sequence): Extension<Sequence>,

@@ -21,8 +21,8 @@ use crate::{Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo};
 pub struct EnvelopeIn {
     /// A GOBL envelope (`$schema` `https://gobl.org/draft-0/envelope`) or a bare GOBL document,
     /// which is built as `folio gobl build` builds it (normalised, calculated, validated) and
-    /// enveloped. A full envelope is stored as sent (its digest must match).
-    #[schema(value_type = Object)]
+    /// enveloped. A full envelope is stored as sent (its digest must match). Required.
+    #[schema(required = true, value_type = Object)]
     pub data: Option<Box<RawValue>>,
     /// Optional key, unique in the workspace.
     pub key: Option<String>,
@@ -188,6 +188,7 @@ pub struct ListParams {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// Start at this time, inclusive (older clients send `next_created_at` back here).
+    #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// Continue after this cursor (send `next_cursor` back here); wins over `created_at`.
     cursor: Option<String>,

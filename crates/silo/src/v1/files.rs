@@ -20,9 +20,11 @@ use crate::{FileInfo, NewFile, Silo};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FileIn {
     /// File name, e.g. `invoice.pdf` (required).
-    #[schema(min_length = 1)]
+    #[schema(required = true, value_type = String, min_length = 1)]
     pub name: Option<String>,
-    /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too).
+    /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too;
+    /// required).
+    #[schema(required = true, value_type = String)]
     pub data: Option<String>,
     /// Media type; guessed from the name when absent.
     pub mime: Option<String>,

@@ -15,7 +15,7 @@ use crate::{Correction, Silo};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct BuildIn {
     /// A GOBL envelope or document to calculate and validate (required).
-    #[schema(value_type = Option<Object>)]
+    #[schema(required = true, value_type = Object)]
     pub data: Option<Value>,
     /// Answer the whole envelope, not only the document (always so for an envelope).
     #[serde(default)]
@@ -26,7 +26,7 @@ pub struct BuildIn {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignIn {
     /// A GOBL envelope or document to calculate, validate and sign (required).
-    #[schema(value_type = Option<Object>)]
+    #[schema(required = true, value_type = Object)]
     pub data: Option<Value>,
 }
 

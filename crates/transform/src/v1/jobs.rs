@@ -37,14 +37,21 @@ fn job_data() -> utoipa::openapi::Object {
 /// The body of a job request.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct JobIn {
-    /// The workflow to run (its current published version).
+    /// The workflow to run (its current published version; required).
     #[serde(default)]
+    #[schema(required = true, value_type = Uuid, pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub workflow_id: Option<Uuid>,
     /// The envelope to work on.
     #[serde(default)]
+    #[schema(
+        pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub silo_entry_id: Option<Uuid>,
     /// Older name of `silo_entry_id`.
     #[serde(default)]
+    #[schema(
+        pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub envelope_id: Option<Uuid>,
     /// A GOBL document or envelope, or an e-invoice as XML text (see [`job_data`]).
     #[serde(default)]
@@ -234,8 +241,10 @@ pub struct ListQuery {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// List jobs created at or before this time.
+    #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// `next_cursor` of the previous page.
+    #[param(pattern = "^([0-9]{1,18}_[0-9a-fA-F]{32})?$")]
     cursor: Option<String>,
 }
 

@@ -178,6 +178,7 @@ pub struct ListQuery {
     #[param(minimum = 1)]
     limit: Option<i64>,
     /// List workflows created at or before this time.
+    #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// Only workflows for this document type.
     schema: Option<String>,

@@ -8,11 +8,21 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::uuids::{self, UuidError};
 
+/// `v`'s schema: the versions `uuids::generate` offers.
+fn offered_versions() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .enum_values(Some(uuids::OFFERED))
+        .build()
+}
+
 /// Query of a UUID request.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct UuidQuery {
     /// UUID version: 1, 3, 4, 5, 6 or 7 (default 4).
+    #[param(schema_with = offered_versions)]
     v: Option<u8>,
     /// Namespace UUID, for versions 3 and 5.
     base: Option<uuid::Uuid>,
