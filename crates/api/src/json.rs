@@ -116,6 +116,11 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     })?;
     de.end()
         .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))?;
+    // serde reads a struct from an array of its fields in order; no body here is an array
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let message = "the body must be a JSON object, not an array";
+        return Err(ApiError::validation(message).with_field("body", message));
+    }
     Ok(value)
 }
 

@@ -171,8 +171,9 @@ const INSERT_STATE: &str = "INSERT INTO silo_states (workspace_id, envelope_id, 
 
 /// A new state row from a request, its key checked.
 fn new_state(new: NewState) -> SiloResult<State> {
-    let key = new.key.trim();
-    if key.is_empty() || key.len() > 64 || key.chars().any(char::is_whitespace) {
+    // exactly what `StateIn`'s schema pattern states
+    let key = new.key.as_str();
+    if key.is_empty() || key.chars().count() > 64 || key.chars().any(char::is_whitespace) {
         return Err(SiloError::invalid(
             "key",
             "a short word without spaces is required",

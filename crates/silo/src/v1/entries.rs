@@ -189,7 +189,7 @@ async fn state_add(
 /// state; the same `at` and `key` again answers the recorded state.
 #[utoipa::path(put, path = "/silo/v1/entries/{entry_id}/states/{at}", operation_id = "silo.v1.entries.states.put", tag = "silo",
     params(("entry_id" = Uuid, Path, description = "Entry id."),
-           ("at" = String, Path, description = "When the state was reached (RFC 3339 timestamp).")),
+           ("at" = chrono::DateTime<chrono::Utc>, Path, description = "When the state was reached (RFC 3339 timestamp).")),
     request_body = StateIn,
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
 async fn state_at(

@@ -24,7 +24,7 @@ pub struct FileIn {
     pub name: Option<String>,
     /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too;
     /// required).
-    #[schema(required = true, value_type = String)]
+    #[schema(required = true, value_type = String, format = Byte)]
     pub data: Option<String>,
     /// Media type; guessed from the name when absent.
     pub mime: Option<String>,
@@ -92,13 +92,23 @@ pub(super) fn routes() -> OpenApiRouter {
     OpenApiRouter::new().routes(routes!(put, download))
 }
 
+/// Base64 as clients write it: either alphabet, padded or not, whitespace and non-zero
+/// trailing bits ignored (encoders differ; the bytes meant are the same).
 fn decode(text: &str) -> Option<Vec<u8>> {
-    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    use base64::alphabet::{STANDARD, URL_SAFE};
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent);
     let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    STANDARD
+    GeneralPurpose::new(&STANDARD, LENIENT)
         .decode(&compact)
         .ok()
-        .or_else(|| URL_SAFE_NO_PAD.decode(compact.trim_end_matches('=')).ok())
+        .or_else(|| {
+            GeneralPurpose::new(&URL_SAFE, LENIENT)
+                .decode(&compact)
+                .ok()
+        })
 }
 
 /// Attach a file to an envelope.

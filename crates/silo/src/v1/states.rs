@@ -19,7 +19,7 @@ pub struct StateIn {
     /// `draft`, `processing`, `registered`, `completed`, `sent`, `received`, `error`,
     /// `rejected`, `paid`, `void`, or another short word (required: 1 to 64 characters, no
     /// spaces).
-    #[schema(required = true, value_type = String, pattern = r"^\S{1,64}$")]
+    #[schema(required = true, value_type = String, pattern = r"^[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{1,64}$")]
     pub key: Option<String>,
     /// Notes.
     pub notes: Option<String>,
