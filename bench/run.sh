@@ -15,21 +15,30 @@ trap 'rm -f "$log"' EXIT
 started=$SECONDS
 echo "building (release) ..." >&2
 cargo build --release -q -p folio -p folio-loadgen
-cargo bench --no-run -q -p gobl -p folio-silo -p folio-transform -p folio-einvoice \
-  -p folio-pdf -p folio-sequence 2>/dev/null
+# One build of every benchmark (one feature set), then each binary run directly: a `cargo bench
+# -p` per crate would rebuild shared crates with that crate's features.
+benches="$(cargo bench --no-run -q -p gobl -p folio-silo -p folio-transform -p folio-einvoice \
+  -p folio-pdf -p folio-sequence --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and "bench" in m["target"]["kind"] and m.get("executable"):
+        print(m["target"]["name"], m["executable"])
+')"
+bench() { awk -v n="$1" '$1 == n { print $2 }' <<<"$benches"; }
 
 run() { echo "== $*" >&2; "$@" 2>&1 | tee -a "$log" | grep -v '^BENCH' >&2 || true; }
 # A criterion filter that matches no group: the criterion benches print only their direct
 # figures (the BENCH lines), which keeps the whole run to a few minutes.
-direct=(-- --exact no-criterion-group)
+direct=(--bench --exact no-criterion-group)
 run bench/ping.sh 5s 32
 run bench/memory.sh 10s 8
-run cargo bench -q -p folio-silo --bench put
-run cargo bench -q -p folio-transform --bench engine
-run cargo bench -q -p gobl --bench invoice "${direct[@]}"
-run cargo bench -q -p folio-einvoice --bench convert "${direct[@]}"
-run cargo bench -q -p folio-pdf --bench render "${direct[@]}"
-run cargo bench -q -p folio-sequence --bench entries
+run "$(bench put)"
+run "$(bench engine)"
+run "$(bench invoice)" "${direct[@]}"
+run "$(bench convert)" "${direct[@]}"
+run "$(bench render)" "${direct[@]}"
+run "$(bench entries)"
 
 goal() {
   case "$1" in

@@ -14,7 +14,7 @@ use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
 use crate::rows::{self, ENTRY_COLUMNS, FILE_COLUMNS, to_json};
 use crate::{Silo, patch};
 
-type Tx = sqlx::Transaction<'static, sqlx::Any>;
+type Tx = folio_store::WriteTx;
 
 impl Silo {
     /// Stores an envelope (or envelopes a bare document). Repeating the same request for the

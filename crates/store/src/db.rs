@@ -55,6 +55,42 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: Arc<str>,
+    /// SQLite has one writer at a time: write transactions of this process queue here, in
+    /// order, instead of in SQLite's busy handler, whose back-off sleeps (up to 100 ms a try)
+    /// made the p99 of concurrent writes ~80 ms.
+    writer: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// A write transaction ([`Store::begin_write`]): use it as the connection (`&mut *tx`), then
+/// `commit` or `rollback`. On SQLite it holds the store's writer lock until it ends.
+pub struct WriteTx {
+    tx: sqlx::Transaction<'static, sqlx::Any>,
+    _writer: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl WriteTx {
+    /// Commits the transaction.
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.tx.commit().await
+    }
+
+    /// Rolls the transaction back.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        self.tx.rollback().await
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = sqlx::AnyConnection;
+    fn deref(&self) -> &Self::Target {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.tx
+    }
 }
 
 impl std::fmt::Debug for Store {
@@ -88,6 +124,7 @@ impl Store {
                 pool,
                 backend: Backend::Postgres,
                 url: database.into(),
+                writer: Arc::default(),
             }
         } else if lower.contains("://") && !lower.starts_with("sqlite:") {
             return Err(StoreError::Invalid(format!(
@@ -118,6 +155,7 @@ impl Store {
                 pool,
                 backend: Backend::Sqlite,
                 url: url.into(),
+                writer: Arc::default(),
             }
         };
         store.migrate().await?;
@@ -175,12 +213,20 @@ impl Store {
     /// Start a transaction that will write. On SQLite this is `BEGIN IMMEDIATE`, which takes the
     /// write lock up front (waiting up to the busy timeout) so a read-then-write transaction
     /// cannot fail half way with `SQLITE_BUSY`; on PostgreSQL it is a plain `BEGIN`.
-    pub async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
-        let tx = match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
-        };
-        Ok(tx)
+    pub async fn begin_write(&self) -> Result<WriteTx, StoreError> {
+        Ok(match self.backend {
+            Backend::Sqlite => {
+                let writer = self.writer.clone().lock_owned().await;
+                WriteTx {
+                    tx: self.pool.begin_with("BEGIN IMMEDIATE").await?,
+                    _writer: Some(writer),
+                }
+            }
+            Backend::Postgres => WriteTx {
+                tx: self.pool.begin().await?,
+                _writer: None,
+            },
+        })
     }
 
     /// Close all connections, waiting for checked-out ones to be returned.

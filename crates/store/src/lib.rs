@@ -43,7 +43,7 @@ mod tokens;
 mod workspaces;
 
 pub use blobs::Blobs;
-pub use db::{Backend, Store};
+pub use db::{Backend, Store, WriteTx};
 pub use error::StoreError;
 pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;

@@ -312,7 +312,7 @@ impl Transform {
 }
 
 async fn insert_version(
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut folio_store::WriteTx,
     workspace_id: Uuid,
     id: Uuid,
     version: i64,

@@ -9,12 +9,15 @@ use std::time::Duration;
 use folio_api::json::BodyTimeout;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::{Bytes, Incoming};
-use tokio::time::Sleep;
+use tokio::time::{Instant, Sleep};
 
 /// A request body with a deadline.
 pub struct Timed {
     inner: Incoming,
-    deadline: Pin<Box<Sleep>>,
+    until: Instant,
+    /// Made on the first wait only: most bodies are empty or already buffered, and a timer per
+    /// request is a measurable share of a small request's cost.
+    deadline: Option<Pin<Box<Sleep>>>,
 }
 
 impl Timed {
@@ -22,7 +25,8 @@ impl Timed {
     pub fn new(inner: Incoming, limit: Duration) -> Self {
         Timed {
             inner,
-            deadline: Box::pin(tokio::time::sleep(limit)),
+            until: Instant::now() + limit,
+            deadline: None,
         }
     }
 }
@@ -38,7 +42,11 @@ impl Body for Timed {
         if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
             return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
         }
-        match self.deadline.as_mut().poll(cx) {
+        let until = self.until;
+        let deadline = self
+            .deadline
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(until)));
+        match deadline.as_mut().poll(cx) {
             Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(BodyTimeout)))),
             Poll::Pending => Poll::Pending,
         }

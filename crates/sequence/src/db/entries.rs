@@ -12,7 +12,7 @@ const COLUMNS: &str = "id, series_id, idx, code, previous_id, meta, sigs, create
 
 /// Stores an entry in the transaction that locked its series.
 pub(crate) async fn insert(
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut folio_store::WriteTx,
     workspace_id: Uuid,
     e: &Entry,
 ) -> SequenceResult<()> {

@@ -51,7 +51,7 @@ pub(crate) async fn get(
 /// One series, read and locked for the rest of the transaction (PostgreSQL; SQLite's write
 /// transaction holds the whole database already).
 pub(crate) async fn lock(
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut folio_store::WriteTx,
     postgres: bool,
     workspace_id: Uuid,
     id: Uuid,
@@ -69,7 +69,7 @@ pub(crate) async fn lock(
 
 /// Moves a series to its next entry.
 pub(crate) async fn advance(
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut folio_store::WriteTx,
     workspace_id: Uuid,
     s: &Series,
 ) -> SequenceResult<()> {
