@@ -29,14 +29,7 @@ impl Silo {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        if touched == 0 {
-            tx.rollback().await?;
-            return Err(SiloError::NotFound("envelope"));
-        }
-        bind_state(sqlx::query(INSERT_STATE), workspace_id, id, &state)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
+        add_to_history(tx, touched, workspace_id, id, &state).await?;
         Ok(state)
     }
 
@@ -81,14 +74,7 @@ impl Silo {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        if touched == 0 {
-            tx.rollback().await?;
-            return Err(SiloError::NotFound("envelope"));
-        }
-        bind_state(sqlx::query(INSERT_STATE), workspace_id, id, &state)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
+        add_to_history(tx, touched, workspace_id, id, &state).await?;
         Ok(state)
     }
 
@@ -164,6 +150,26 @@ impl Silo {
         .await?;
         Ok(rows.iter().map(rows::state).collect::<Result<_, _>>()?)
     }
+}
+
+/// Ends a state change whose envelope update touched `touched` rows: the state joins the
+/// history, or the envelope is not found and nothing changes.
+async fn add_to_history(
+    mut tx: folio_store::WriteTx,
+    touched: u64,
+    workspace_id: Uuid,
+    id: Uuid,
+    state: &State,
+) -> SiloResult<()> {
+    if touched == 0 {
+        tx.rollback().await?;
+        return Err(SiloError::NotFound("envelope"));
+    }
+    bind_state(sqlx::query(INSERT_STATE), workspace_id, id, state)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 const INSERT_STATE: &str = "INSERT INTO silo_states (workspace_id, envelope_id, id, created_at, \

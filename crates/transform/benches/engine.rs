@@ -15,9 +15,6 @@ use folio_transform::{Transform, TransformConfig};
 use serde_json::json;
 use uuid::Uuid;
 
-/// The allocator the `folio` binary ships with.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const WORKERS: usize = 4;
 
