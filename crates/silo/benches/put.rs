@@ -14,7 +14,6 @@ use folio_silo::Silo;
 use folio_store::{Blobs, Store, testing};
 use uuid::Uuid;
 
-
 const EXAMPLE_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 fn envelope() -> String {

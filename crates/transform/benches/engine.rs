@@ -15,7 +15,6 @@ use folio_transform::{Transform, TransformConfig};
 use serde_json::json;
 use uuid::Uuid;
 
-
 const WORKERS: usize = 4;
 
 #[tokio::main(flavor = "multi_thread")]
