@@ -7,17 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-10s}"
 connections="${2:-8}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/folio-target}"
-cargo build --release -q -p folio -p folio-loadgen
-bin="$CARGO_TARGET_DIR/release"
-
-work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-cat > "$work/folio.toml" <<TOML
-[limits]
-rate_per_second = 10000000
-rate_burst = 10000000
-TOML
+source bench/server.sh 18182 19182
 python3 - "$work/body.json" <<'PY'
 import json, sys
 env = json.load(open("../shared/gobl/examples/de/out/invoice-de-rounding.json"))
@@ -26,12 +16,7 @@ doc.pop("uuid", None)
 json.dump({"data": doc}, open(sys.argv[1], "w"), separators=(",", ":"))
 PY
 
-RUST_LOG=warn "$bin/folio" serve --data "$work/data" --config "$work/folio.toml" \
-  --listen 127.0.0.1:18182 --ops-listen 127.0.0.1:19182 &
-pid=$!
-for _ in $(seq 1 50); do [ -s "$work/data/token" ] && curl -sf 127.0.0.1:18182/utils/v1/ping -H "Authorization: Bearer $(cat "$work/data/token")" >/dev/null && break; sleep 0.2; done
-token="$(cat "$work/data/token")"
-rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status"; }
+rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$folio_pid/status"; }
 idle="$(rss)"
 put=$("$bin/loadgen" -c "$connections" -d "$duration" --method PUT --body-file "$work/body.json" \
   --label "envelope PUT over HTTP" -H "Authorization: Bearer $token" -H "Content-Type: application/json" \

@@ -8,25 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-10s}"
 connections="${2:-32}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/folio-target}"
-cargo build --release -q -p folio -p folio-loadgen
-bin="$CARGO_TARGET_DIR/release"
-
-work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-# The rate limit stays on but is set above what one token can send here, so it is checked on
-# every request without refusing any.
-cat > "$work/folio.toml" <<TOML
-[limits]
-rate_per_second = 10000000
-rate_burst = 10000000
-TOML
-
-RUST_LOG=warn "$bin/folio" serve --data "$work/data" --config "$work/folio.toml" \
-  --listen 127.0.0.1:18180 --ops-listen 127.0.0.1:19180 &
+source bench/server.sh 18180 19180
 "$bin/hello" --listen 127.0.0.1:18181 2>/dev/null &
-for _ in $(seq 1 50); do [ -s "$work/data/token" ] && curl -sf 127.0.0.1:18181/utils/v1/ping >/dev/null && break; sleep 0.2; done
-token="$(cat "$work/data/token")"
+for _ in $(seq 1 50); do curl -sf 127.0.0.1:18181/utils/v1/ping >/dev/null && break; sleep 0.2; done
 
 "$bin/loadgen" -c "$connections" -d 2s --label warmup http://127.0.0.1:18181/utils/v1/ping >/dev/null
 "$bin/loadgen" -c "$connections" -d 2s --label warmup -H "Authorization: Bearer $token" http://127.0.0.1:18180/utils/v1/ping >/dev/null
