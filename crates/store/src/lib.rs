@@ -35,8 +35,9 @@
 mod blobs;
 mod db;
 mod error;
-mod secrets;
 #[cfg(feature = "testing")]
+pub mod rows;
+mod secrets;
 pub mod testing;
 mod time;
 mod tokens;

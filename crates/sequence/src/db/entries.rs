@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use super::{uuid, uuid_opt};
 use crate::{Entry, SequenceError, SequenceResult};
+use folio_store::rows::{uuid, uuid_opt};
 
 const COLUMNS: &str = "id, series_id, idx, code, previous_id, meta, sigs, created_at";
 
@@ -78,11 +78,11 @@ pub(crate) async fn list(
 fn decode(row: &AnyRow) -> SequenceResult<Entry> {
     let json = |col: &str| -> SequenceResult<String> { Ok(row.try_get(col)?) };
     Ok(Entry {
-        id: uuid(row, "id", "entry")?,
-        series_id: uuid(row, "series_id", "entry")?,
+        id: uuid(row, "id")?,
+        series_id: uuid(row, "series_id")?,
         index: row.try_get("idx")?,
         code: row.try_get("code")?,
-        previous_id: uuid_opt(row, "previous_id", "entry")?,
+        previous_id: uuid_opt(row, "previous_id")?,
         meta: serde_json::from_str(&json("meta")?)
             .map_err(|e| SequenceError::corrupt("entry", e))?,
         sigs: serde_json::from_str(&json("sigs")?)

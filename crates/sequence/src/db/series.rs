@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use super::{uuid, uuid_opt};
 use crate::{NewSeries, SequenceResult, Series};
+use folio_store::rows::{uuid, uuid_opt};
 
 const COLUMNS: &str = "id, created_at, updated_at, name, code, description, prefix, suffix, \
                        padding, start, last_index, last_entry_id";
@@ -119,7 +119,7 @@ pub(crate) async fn by_name(
 
 fn decode(row: &AnyRow) -> SequenceResult<Series> {
     Ok(Series {
-        id: uuid(row, "id", "series")?,
+        id: uuid(row, "id")?,
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
         def: NewSeries {
@@ -132,6 +132,6 @@ fn decode(row: &AnyRow) -> SequenceResult<Series> {
             start: row.try_get("start")?,
         },
         last_index: row.try_get("last_index")?,
-        last_entry_id: uuid_opt(row, "last_entry_id", "series")?,
+        last_entry_id: uuid_opt(row, "last_entry_id")?,
     })
 }
