@@ -35,9 +35,9 @@
 mod blobs;
 mod db;
 mod error;
-#[cfg(feature = "testing")]
 pub mod rows;
 mod secrets;
+#[cfg(feature = "testing")]
 pub mod testing;
 mod time;
 mod tokens;
