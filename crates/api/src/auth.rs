@@ -207,6 +207,13 @@ pub struct Caller {
     pub token_id: Uuid,
 }
 
+impl Caller {
+    /// The workspace as the services' storage layers take it.
+    pub fn scope(&self) -> folio_store::Scope {
+        folio_store::Scope::new(self.workspace_id)
+    }
+}
+
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 

@@ -36,6 +36,7 @@ mod blobs;
 mod db;
 mod error;
 pub mod rows;
+mod scope;
 mod secrets;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -46,6 +47,7 @@ mod workspaces;
 pub use blobs::Blobs;
 pub use db::{Backend, Store, WriteTx};
 pub use error::StoreError;
+pub use scope::{Query, Scope};
 pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;
 pub use workspaces::Workspace;
