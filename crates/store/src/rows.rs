@@ -22,3 +22,19 @@ pub fn uuid_opt(row: &AnyRow, col: &str) -> Result<Option<Uuid>, StoreError> {
 fn parse(col: &str, text: &str) -> Result<Uuid, StoreError> {
     Uuid::parse_str(text).map_err(|e| StoreError::Corrupt(format!("{col} {text:?}: {e}")))
 }
+
+/// A JSON text column.
+pub fn json<T: serde::de::DeserializeOwned>(row: &AnyRow, col: &str) -> Result<T, StoreError> {
+    let text: String = row.try_get(col)?;
+    serde_json::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+/// A nullable JSON text column.
+pub fn json_opt<T: serde::de::DeserializeOwned>(
+    row: &AnyRow,
+    col: &str,
+) -> Result<Option<T>, StoreError> {
+    let text: Option<String> = row.try_get(col)?;
+    text.map(|t| serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("{col}: {e}"))))
+        .transpose()
+}
