@@ -15,7 +15,7 @@ pub const DEFAULT_WORKSPACE: &str = "default";
 pub async fn create_workspace(store: &Store, name: &str) -> anyhow::Result<Workspace> {
     let workspace = store.create_workspace(name).await?;
     // Each workspace signs with its own ES256 key, made with the workspace.
-    folio_silo::ensure_workspace_key(store, workspace.id).await?;
+    folio_silo::ensure_workspace_key(store, folio_store::Scope::new(workspace.id)).await?;
     Ok(workspace)
 }
 

@@ -1,8 +1,8 @@
 //! GOBL without storage: build (normalise, calculate, validate), sign and correct a document
 //! or envelope for a client that keeps it elsewhere.
 
+use folio_store::Scope;
 use gobl::bill::correct;
-use uuid::Uuid;
 
 use crate::{Silo, SiloError, SiloResult, ingest};
 
@@ -12,11 +12,11 @@ impl Silo {
     /// refuses it.
     pub async fn build_gobl(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         data: &str,
         sign: bool,
     ) -> SiloResult<serde_json::Value> {
-        let keys = self.keys(workspace_id).await?;
+        let keys = self.keys(ws).await?;
         let input = ingest::Input::parse(data, self.limits().json_depth)?;
         let signer = sign.then_some(&keys.signing);
         let prepared = ingest::prepare(&input, None, &keys.public, signer, false)?;
@@ -39,7 +39,7 @@ impl Silo {
     /// invalid invoice is refused as a `PUT` refuses it.
     pub async fn correct_gobl(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         data: &serde_json::Value,
         options: Option<&serde_json::Value>,
     ) -> SiloResult<Correction> {
@@ -49,9 +49,7 @@ impl Silo {
                 "a GOBL envelope is required, not a bare document",
             ));
         }
-        let envelope = self
-            .build_gobl(workspace_id, &data.to_string(), false)
-            .await?;
+        let envelope = self.build_gobl(ws, &data.to_string(), false).await?;
         let invoice = envelope["doc"].as_object().cloned().unwrap_or_default();
         let Some(options) = options else {
             return Ok(Correction::Options(correct::options_schema(&invoice)));
@@ -64,11 +62,7 @@ impl Silo {
             field => SiloError::invalid(format!("options.{field}"), e.message),
         })?;
         let built = self
-            .build_gobl(
-                workspace_id,
-                &serde_json::Value::Object(doc).to_string(),
-                false,
-            )
+            .build_gobl(ws, &serde_json::Value::Object(doc).to_string(), false)
             .await?;
         Ok(Correction::Envelope(built))
     }

@@ -2,25 +2,21 @@
 
 use std::collections::BTreeMap;
 
-use folio_store::{StoreError, millis, now};
+use folio_store::{Scope, StoreError, now};
 use gobl::envelope::Envelope;
 use sha2::{Digest as _, Sha256};
-use sqlx::Row;
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
-use crate::rows::{self, ENTRY_COLUMNS, FILE_COLUMNS, to_json};
-use crate::{Silo, patch};
-
-type Tx = folio_store::WriteTx;
+use crate::{Silo, db, patch};
 
 impl Silo {
     /// Stores an envelope (or envelopes a bare document). Repeating the same request for the
     /// same id returns the stored envelope; the same id with other content, or a `key` already
     /// used in the workspace, is a conflict. Nothing is written when it fails.
-    pub async fn create(&self, workspace_id: Uuid, new: NewEnvelope) -> SiloResult<Entry> {
+    pub async fn create(&self, ws: Scope, new: NewEnvelope) -> SiloResult<Entry> {
         check_labels(
             new.key.as_deref(),
             new.folder.as_deref(),
@@ -31,7 +27,7 @@ impl Silo {
         let (fingerprint, doc_digest) = fingerprint(&input.value, &new)?;
         input.doc_digest = doc_digest;
         let keys = if new.sign || new.data.contains("\"sigs\"") {
-            Some(self.keys(workspace_id).await?)
+            Some(self.keys(ws).await?)
         } else {
             None
         };
@@ -48,59 +44,8 @@ impl Silo {
             },
             new.allow_invalid,
         )?;
-        let faults = prepared.faults.clone().unwrap_or_default();
         let at = now();
-        let version = prepared.version();
-        let mut tx = self.store().begin_write().await?;
-        let inserted = sqlx::query(
-            "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
-             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
-             faults) \
-             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(workspace_id.to_string())
-        .bind(prepared.id.to_string())
-        .bind(millis(at))
-        .bind(new.key.clone())
-        .bind(new.folder.clone())
-        .bind(gobl::envelope::ENVELOPE_SCHEMA)
-        .bind(prepared.doc_schema())
-        .bind(prepared.envelope.head.dig.val.clone())
-        .bind(i64::from(prepared.signed()))
-        .bind(version.clone())
-        .bind(to_json(&new.tags))
-        .bind(to_json(&new.meta))
-        .bind(fingerprint.clone())
-        .bind(faults_column(&faults))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if inserted == 0 {
-            tx.rollback().await?;
-            return match self.find(workspace_id, prepared.id).await? {
-                Some((entry, stored)) if stored == fingerprint => Ok(entry),
-                Some(_) => Err(SiloError::Conflict(format!(
-                    "envelope {} already exists with other content",
-                    prepared.id
-                ))),
-                None => Err(SiloError::Conflict(format!(
-                    "key {:?} is already used in this workspace",
-                    new.key.unwrap_or_default()
-                ))),
-            };
-        }
-        insert_version(
-            &mut tx,
-            workspace_id,
-            prepared.id,
-            &version,
-            at,
-            &prepared.text,
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(Entry {
+        let entry = Entry {
             id: prepared.id,
             created_at: at,
             updated_at: at,
@@ -111,72 +56,71 @@ impl Silo {
             digest: prepared.envelope.head.dig.val.clone(),
             signed: prepared.signed(),
             state: None,
-            version,
+            version: prepared.version(),
             tags: new.tags,
             meta: new.meta,
             attachments: Vec::new(),
+            data: None,
+            faults: prepared.faults.clone().unwrap_or_default(),
+        };
+        let mut tx = self.store().begin_write().await?;
+        if !db::envelopes::insert(&mut tx, ws, &entry, &fingerprint).await? {
+            tx.rollback().await?;
+            return match self.find(ws, entry.id).await? {
+                Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
+                    Ok(stored)
+                }
+                Some(_) => Err(SiloError::Conflict(format!(
+                    "envelope {} already exists with other content",
+                    entry.id
+                ))),
+                None => Err(SiloError::Conflict(format!(
+                    "key {:?} is already used in this workspace",
+                    entry.key.clone().unwrap_or_default()
+                ))),
+            };
+        }
+        db::versions::insert(&mut tx, ws, entry.id, &entry.version, at, &prepared.text).await?;
+        tx.commit().await?;
+        Ok(Entry {
             data: Some(prepared.text),
-            faults,
+            ..entry
         })
     }
 
     /// The envelope with its data and attachments.
-    pub async fn get(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Entry> {
+    pub async fn get(&self, ws: Scope, id: Uuid) -> SiloResult<Entry> {
         Ok(self
-            .find(workspace_id, id)
+            .find(ws, id)
             .await?
             .ok_or(SiloError::NotFound("envelope"))?
             .0)
     }
 
     /// The envelope with this key, with its data and attachments.
-    pub async fn get_by_key(&self, workspace_id: Uuid, key: &str) -> SiloResult<Entry> {
-        let row = sqlx::query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND key = $2")
-            .bind(workspace_id.to_string())
-            .bind(key)
-            .fetch_optional(self.store().pool())
+    pub async fn get_by_key(&self, ws: Scope, key: &str) -> SiloResult<Entry> {
+        let id = db::envelopes::id_by_key(self.store(), ws, key)
             .await?
             .ok_or(SiloError::NotFound("envelope"))?;
-        let id: String = row.try_get("id")?;
-        self.get(workspace_id, rows::uuid(&id)?).await
+        self.get(ws, id).await
     }
 
     /// The envelope and its creation fingerprint, or `None`.
-    async fn find(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Option<(Entry, String)>> {
-        let row = sqlx::query(&format!(
-            "SELECT {ENTRY_COLUMNS}, v.data FROM silo_envelopes e JOIN silo_versions v \
-             ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
-             WHERE e.workspace_id = $1 AND e.id = $2"
-        ))
-        .bind(workspace_id.to_string())
-        .bind(id.to_string())
-        .fetch_optional(self.store().pool())
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        let (mut entry, fingerprint) = rows::entry(&row)?;
-        entry.data = Some(row.try_get("data")?);
-        self.attach(workspace_id, std::slice::from_mut(&mut entry))
-            .await?;
+    async fn find(&self, ws: Scope, id: Uuid) -> SiloResult<Option<(Entry, String)>> {
+        let Some((mut entry, fingerprint)) = db::envelopes::get(self.store(), ws, id).await? else {
+            return Ok(None);
+        };
+        self.attach(ws, std::slice::from_mut(&mut entry)).await?;
         Ok(Some((entry, fingerprint)))
     }
 
     /// Fills in the current files of `entries`.
-    pub(crate) async fn attach(&self, workspace_id: Uuid, entries: &mut [Entry]) -> SiloResult<()> {
+    pub(crate) async fn attach(&self, ws: Scope, entries: &mut [Entry]) -> SiloResult<()> {
         if entries.is_empty() {
             return Ok(());
         }
-        let marks: Vec<String> = (0..entries.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!(
-            "SELECT {FILE_COLUMNS} FROM silo_files WHERE workspace_id = $1 AND replaced_by IS NULL \
-             AND envelope_id IN ({}) ORDER BY created_at, id",
-            marks.join(", ")
-        );
-        let mut query = sqlx::query(&sql).bind(workspace_id.to_string());
-        for e in entries.iter() {
-            query = query.bind(e.id.to_string());
-        }
-        for row in query.fetch_all(self.store().pool()).await? {
-            let (envelope_id, file) = rows::file(&row)?;
+        let ids: Vec<Uuid> = entries.iter().map(|e| e.id).collect();
+        for (envelope_id, file) in db::files::current_of(self.store(), ws, &ids).await? {
             if let Some(e) = entries.iter_mut().find(|e| e.id == envelope_id) {
                 e.attachments.push(file);
             }
@@ -186,13 +130,8 @@ impl Silo {
 
     /// Changes data, folder, tags or meta (`PATCH`). New data makes a new version; a signed
     /// envelope's document cannot change, nor can its signatures be dropped.
-    pub async fn update(
-        &self,
-        workspace_id: Uuid,
-        id: Uuid,
-        update: EnvelopeUpdate,
-    ) -> SiloResult<Entry> {
-        let current = self.get(workspace_id, id).await?;
+    pub async fn update(&self, ws: Scope, id: Uuid, update: EnvelopeUpdate) -> SiloResult<Entry> {
+        let current = self.get(ws, id).await?;
         let tags = update.tags.unwrap_or_else(|| current.tags.clone());
         let meta = update.meta.unwrap_or_else(|| current.meta.clone());
         let folder = match update.folder {
@@ -205,7 +144,7 @@ impl Silo {
             None => None,
             Some(text) => {
                 let keys = if text.contains("\"sigs\"") {
-                    Some(self.keys(workspace_id).await?)
+                    Some(self.keys(ws).await?)
                 } else {
                     None
                 };
@@ -225,14 +164,13 @@ impl Silo {
                 Some(prepared)
             }
         };
-        self.save(workspace_id, current, prepared, folder, tags, meta)
-            .await
+        self.save(ws, current, prepared, folder, tags, meta).await
     }
 
     /// Moves the envelope to a folder (`None` or empty: no folder).
     pub async fn set_folder(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         id: Uuid,
         folder: Option<String>,
     ) -> SiloResult<Entry> {
@@ -240,7 +178,7 @@ impl Silo {
             folder: Some(folder.unwrap_or_default()),
             ..EnvelopeUpdate::default()
         };
-        self.update(workspace_id, id, update).await
+        self.update(ws, id, update).await
     }
 
     /// Moves the envelope to a folder (`None` or empty: no folder) with one statement that
@@ -248,23 +186,13 @@ impl Silo {
     /// need the envelope back (workflow steps).
     pub async fn move_to_folder(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         id: Uuid,
         folder: Option<String>,
     ) -> SiloResult<()> {
         let folder = folder.filter(|f| !f.is_empty());
         check_labels(None, folder.as_deref(), &[], &BTreeMap::new())?;
-        let changed = sqlx::query(
-            "UPDATE silo_envelopes SET folder = $3, updated_at = $4 WHERE workspace_id = $1 AND id = $2",
-        )
-        .bind(workspace_id.to_string())
-        .bind(id.to_string())
-        .bind(folder)
-        .bind(millis(now()))
-        .execute(self.store().pool())
-        .await?
-        .rows_affected();
-        if changed == 0 {
+        if !db::envelopes::set_folder(self.store(), ws, id, folder, now()).await? {
             return Err(SiloError::NotFound("envelope"));
         }
         Ok(())
@@ -274,11 +202,11 @@ impl Silo {
     /// Refused (conflict) when the envelope is signed.
     pub async fn modify(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         id: Uuid,
         doc_patch: &serde_json::Value,
     ) -> SiloResult<Entry> {
-        let current = self.get(workspace_id, id).await?;
+        let current = self.get(ws, id).await?;
         if current.signed {
             return Err(SiloError::Conflict(
                 "the envelope is signed: its document cannot change".into(),
@@ -307,15 +235,15 @@ impl Silo {
             current.tags.clone(),
             current.meta.clone(),
         );
-        self.save(workspace_id, current, Some(prepared), folder, tags, meta)
+        self.save(ws, current, Some(prepared), folder, tags, meta)
             .await
     }
 
     /// Signs ("closes") the envelope with the workspace key; a new version. Signing an envelope
     /// the workspace already signed changes nothing.
-    pub async fn sign(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Entry> {
-        let current = self.get(workspace_id, id).await?;
-        let keys = self.keys(workspace_id).await?;
+    pub async fn sign(&self, ws: Scope, id: Uuid) -> SiloResult<Entry> {
+        let current = self.get(ws, id).await?;
+        let keys = self.keys(ws).await?;
         let text = current.data.clone().unwrap_or_default();
         let prepared = ingest::prepare(
             &ingest::Input::parse(&text, usize::MAX)?,
@@ -332,174 +260,85 @@ impl Silo {
             current.tags.clone(),
             current.meta.clone(),
         );
-        self.save(workspace_id, current, Some(prepared), folder, tags, meta)
+        self.save(ws, current, Some(prepared), folder, tags, meta)
             .await
     }
 
     /// A stored version of the envelope.
-    pub async fn version(
-        &self,
-        workspace_id: Uuid,
-        id: Uuid,
-        version: &str,
-    ) -> SiloResult<Version> {
-        let row = sqlx::query(
-            "SELECT version, created_at, data FROM silo_versions \
-             WHERE workspace_id = $1 AND envelope_id = $2 AND version = $3",
-        )
-        .bind(workspace_id.to_string())
-        .bind(id.to_string())
-        .bind(version)
-        .fetch_optional(self.store().pool())
-        .await?
-        .ok_or(SiloError::NotFound("version"))?;
-        Ok(Version {
-            version: row.try_get("version")?,
-            created_at: folio_store::from_millis(row.try_get("created_at")?),
-            data: row.try_get("data")?,
-        })
+    pub async fn version(&self, ws: Scope, id: Uuid, version: &str) -> SiloResult<Version> {
+        db::versions::get(self.store(), ws, id, version)
+            .await?
+            .ok_or(SiloError::NotFound("version"))
     }
 
     /// Every version of the envelope, oldest first.
-    pub async fn versions(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<Vec<Version>> {
-        self.get(workspace_id, id).await?;
-        let rows = sqlx::query(
-            "SELECT version, created_at, data FROM silo_versions \
-             WHERE workspace_id = $1 AND envelope_id = $2 ORDER BY created_at, version",
-        )
-        .bind(workspace_id.to_string())
-        .bind(id.to_string())
-        .fetch_all(self.store().pool())
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(Version {
-                    version: row.try_get("version")?,
-                    created_at: folio_store::from_millis(row.try_get("created_at")?),
-                    data: row.try_get("data")?,
-                })
-            })
-            .collect()
+    pub async fn versions(&self, ws: Scope, id: Uuid) -> SiloResult<Vec<Version>> {
+        self.get(ws, id).await?;
+        db::versions::list(self.store(), ws, id).await
     }
 
     /// The stored envelope of an entry, parsed.
     fn envelope_of(&self, entry: &Entry) -> SiloResult<Envelope> {
         let value = ingest::parse(entry.data.as_deref().unwrap_or_default(), usize::MAX)?;
         Envelope::from_value(&value)
-            .map_err(|e| SiloError::Store(StoreError::Invalid(format!("stored envelope: {e:?}"))))
+            .map_err(|e| SiloError::Store(StoreError::Corrupt(format!("stored envelope: {e:?}"))))
     }
 
     /// Writes a change: optionally new data (a new version), and the labels. The row is only
     /// changed if nobody changed it since `current` was read (same version), else conflict.
     async fn save(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         current: Entry,
         prepared: Option<Prepared>,
         folder: Option<String>,
         tags: Vec<String>,
         meta: BTreeMap<String, String>,
     ) -> SiloResult<Entry> {
-        let at = now();
-        let mut tx = self.store().begin_write().await?;
-        let (version, digest, doc_schema, signed, data, faults) = match &prepared {
-            Some(p) => {
-                let version = p.version();
-                insert_version(&mut tx, workspace_id, current.id, &version, at, &p.text).await?;
-                let digest = p.envelope.head.dig.val.clone();
-                // Faults describe the document: a rebuilt one brings its own; the same document
-                // (e.g. now signed) keeps them; another document that was not built has none.
-                let faults = match &p.faults {
-                    Some(faults) => faults.clone(),
-                    None if digest == current.digest => current.faults.clone(),
-                    None => Vec::new(),
-                };
-                (
-                    version,
-                    digest,
-                    p.doc_schema(),
-                    p.signed(),
-                    Some(p.text.clone()),
-                    faults,
-                )
-            }
-            None => (
-                current.version.clone(),
-                current.digest.clone(),
-                current.doc_schema.clone(),
-                current.signed,
-                current.data.clone(),
-                current.faults.clone(),
-            ),
+        let read_version = current.version.clone();
+        let mut next = Entry {
+            updated_at: now(),
+            folder,
+            tags,
+            meta,
+            ..current
         };
-        let changed = sqlx::query(
-            "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
-             version = $7, digest = $8, doc_schema = $9, signed = $10, faults = $12 \
-             WHERE workspace_id = $1 AND id = $2 AND version = $11",
-        )
-        .bind(workspace_id.to_string())
-        .bind(current.id.to_string())
-        .bind(millis(at))
-        .bind(folder.clone())
-        .bind(to_json(&tags))
-        .bind(to_json(&meta))
-        .bind(version.clone())
-        .bind(digest.clone())
-        .bind(doc_schema.clone())
-        .bind(i64::from(signed))
-        .bind(current.version.clone())
-        .bind(faults_column(&faults))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed == 0 {
+        if let Some(p) = &prepared {
+            let digest = p.envelope.head.dig.val.clone();
+            // Faults describe the document: a rebuilt one brings its own; the same document
+            // (e.g. now signed) keeps them; another document that was not built has none.
+            next.faults = match &p.faults {
+                Some(faults) => faults.clone(),
+                None if digest == next.digest => next.faults,
+                None => Vec::new(),
+            };
+            next.version = p.version();
+            next.digest = digest;
+            next.doc_schema = p.doc_schema();
+            next.signed = p.signed();
+            next.data = Some(p.text.clone());
+        }
+        let mut tx = self.store().begin_write().await?;
+        if let Some(p) = &prepared {
+            db::versions::insert(
+                &mut tx,
+                ws,
+                next.id,
+                &next.version,
+                next.updated_at,
+                &p.text,
+            )
+            .await?;
+        }
+        if !db::envelopes::update(&mut tx, ws, &next, &read_version).await? {
             tx.rollback().await?;
             return Err(SiloError::Conflict(
                 "the envelope changed meanwhile; read it again and retry".into(),
             ));
         }
         tx.commit().await?;
-        Ok(Entry {
-            updated_at: at,
-            folder,
-            tags,
-            meta,
-            version,
-            digest,
-            doc_schema,
-            signed,
-            data,
-            faults,
-            ..current
-        })
+        Ok(next)
     }
-}
-
-async fn insert_version(
-    tx: &mut Tx,
-    workspace_id: Uuid,
-    id: Uuid,
-    version: &str,
-    at: chrono::DateTime<chrono::Utc>,
-    text: &str,
-) -> SiloResult<()> {
-    sqlx::query(
-        "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) \
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-    )
-    .bind(workspace_id.to_string())
-    .bind(id.to_string())
-    .bind(version)
-    .bind(millis(at))
-    .bind(text)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// The `faults` column: JSON, or NULL when there are none.
-fn faults_column(faults: &[gobl::envelope::Fault]) -> Option<String> {
-    (!faults.is_empty()).then(|| to_json(&faults))
 }
 
 /// What makes two create requests "the same": the data's canonical form (whitespace and member

@@ -4,15 +4,13 @@
 //! content-addressed) but never a row without its envelope or its bytes.
 
 use bytes::Bytes;
-use folio_store::{StoreError, millis, now};
+use folio_store::{Scope, StoreError, WriteTx, now};
 use sha2::{Digest as _, Sha256};
-use sqlx::Row;
 use uuid::Uuid;
 
-use crate::Silo;
 use crate::error::{SiloError, SiloResult};
 use crate::model::{FileInfo, NewFile};
-use crate::rows::{self, FILE_COLUMNS, to_json};
+use crate::{Silo, db};
 
 impl Silo {
     /// Attaches a file. The same file id with the same content returns the stored file; with
@@ -20,7 +18,7 @@ impl Silo {
     /// file replaces it (the earlier one stays downloadable by its id).
     pub async fn put_file(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         envelope_id: Uuid,
         file_id: Uuid,
         new: NewFile,
@@ -53,138 +51,61 @@ impl Silo {
             replaced_by: None,
         };
         // Make sure the envelope exists before storing bytes for it.
-        self.exists(workspace_id, envelope_id).await?;
+        self.exists(ws, envelope_id).await?;
         self.blobs().put(&file.hash, Bytes::from(new.bytes)).await?;
-        let ws = workspace_id.to_string();
-        let env = envelope_id.to_string();
         let mut tx = self.store().begin_write().await?;
-        let existing = sqlx::query(&format!(
-            "SELECT {FILE_COLUMNS} FROM silo_files WHERE workspace_id = $1 AND envelope_id = $2 AND id = $3"
-        ))
-        .bind(&ws)
-        .bind(&env)
-        .bind(file_id.to_string())
-        .fetch_optional(&mut *tx)
-        .await?;
-        if let Some(row) = existing {
+        if let Some(stored) = db::files::get(&mut *tx, ws, envelope_id, file_id).await? {
             tx.rollback().await?;
-            let (_, stored) = rows::file(&row)?;
-            let same = stored.hash == file.hash
-                && stored.name == file.name
-                && stored.mime == file.mime
-                && stored.key == file.key
-                && stored.category == file.category;
-            return if same {
-                Ok(stored)
-            } else {
-                Err(SiloError::Conflict(format!(
-                    "file {file_id} already exists with other content"
-                )))
-            };
+            return same_file(stored, &file);
         }
-        let current: i64 = sqlx::query(
-            "SELECT COUNT(*) AS n FROM silo_files WHERE workspace_id = $1 AND envelope_id = $2 \
-             AND replaced_by IS NULL",
-        )
-        .bind(&ws)
-        .bind(&env)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get("n")?;
-        let replaces = file.key.is_some();
-        if !replaces && current as usize >= self.limits().files_per_envelope {
+        if let Err(e) = self.add_file(&mut tx, ws, envelope_id, &file).await {
             tx.rollback().await?;
-            return Err(SiloError::Limit(format!(
-                "an envelope holds at most {} files",
-                self.limits().files_per_envelope
-            )));
+            return Err(e);
         }
-        let touched = sqlx::query(
-            "UPDATE silo_envelopes SET updated_at = $3 WHERE workspace_id = $1 AND id = $2",
-        )
-        .bind(&ws)
-        .bind(&env)
-        .bind(millis(file.created_at))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if touched == 0 {
-            tx.rollback().await?;
-            return Err(SiloError::NotFound("envelope"));
-        }
-        if let Some(key) = &file.key {
-            sqlx::query(
-                "UPDATE silo_files SET replaced_by = $3 WHERE workspace_id = $1 AND envelope_id = $2 \
-                 AND replaced_by IS NULL AND key = $4 AND COALESCE(category, '') = $5",
-            )
-            .bind(&ws)
-            .bind(&env)
-            .bind(file_id.to_string())
-            .bind(key)
-            .bind(file.category.clone().unwrap_or_default())
-            .execute(&mut *tx)
-            .await?;
-            let after: i64 = sqlx::query(
-                "SELECT COUNT(*) AS n FROM silo_files WHERE workspace_id = $1 AND envelope_id = $2 \
-                 AND replaced_by IS NULL",
-            )
-            .bind(&ws)
-            .bind(&env)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get("n")?;
-            if after as usize >= self.limits().files_per_envelope {
-                tx.rollback().await?;
-                return Err(SiloError::Limit(format!(
-                    "an envelope holds at most {} files",
-                    self.limits().files_per_envelope
-                )));
-            }
-        }
-        sqlx::query(
-            "INSERT INTO silo_files (workspace_id, envelope_id, id, created_at, name, descr, key, \
-             category, hash, mime, size, meta, replaced_by) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL)",
-        )
-        .bind(&ws)
-        .bind(&env)
-        .bind(file_id.to_string())
-        .bind(millis(file.created_at))
-        .bind(file.name.clone())
-        .bind(file.desc.clone())
-        .bind(file.key.clone())
-        .bind(file.category.clone())
-        .bind(file.hash.clone())
-        .bind(file.mime.clone())
-        .bind(file.size)
-        .bind(file.meta.as_ref().map(to_json))
-        .execute(&mut *tx)
-        .await?;
         tx.commit().await?;
         Ok(file)
+    }
+
+    /// Adds a new file within the envelope's limit, replacing the current file with its key and
+    /// category.
+    async fn add_file(
+        &self,
+        tx: &mut WriteTx,
+        ws: Scope,
+        envelope_id: Uuid,
+        file: &FileInfo,
+    ) -> SiloResult<()> {
+        let max = self.limits().files_per_envelope;
+        let full = || SiloError::Limit(format!("an envelope holds at most {max} files"));
+        if file.key.is_none() && db::files::count_current(tx, ws, envelope_id).await? >= max {
+            return Err(full());
+        }
+        if !db::envelopes::touch(tx, ws, envelope_id, file.created_at).await? {
+            return Err(SiloError::NotFound("envelope"));
+        }
+        if file.key.is_some() {
+            db::files::replace_keyed(tx, ws, envelope_id, file).await?;
+            if db::files::count_current(tx, ws, envelope_id).await? >= max {
+                return Err(full());
+            }
+        }
+        db::files::insert(tx, ws, envelope_id, file).await
     }
 
     /// A file's description and bytes (replaced files too).
     pub async fn get_file(
         &self,
-        workspace_id: Uuid,
+        ws: Scope,
         envelope_id: Uuid,
         file_id: Uuid,
     ) -> SiloResult<(FileInfo, Bytes)> {
-        let row = sqlx::query(&format!(
-            "SELECT {FILE_COLUMNS} FROM silo_files WHERE workspace_id = $1 AND envelope_id = $2 AND id = $3"
-        ))
-        .bind(workspace_id.to_string())
-        .bind(envelope_id.to_string())
-        .bind(file_id.to_string())
-        .fetch_optional(self.store().pool())
-        .await?
-        .ok_or(SiloError::NotFound("file"))?;
-        let (_, file) = rows::file(&row)?;
+        let file = db::files::get(self.store().pool(), ws, envelope_id, file_id)
+            .await?
+            .ok_or(SiloError::NotFound("file"))?;
         let bytes = match self.blobs().get(&file.hash).await {
             Ok(bytes) => bytes,
             Err(StoreError::NotFound) => {
-                return Err(SiloError::Store(StoreError::Invalid(format!(
+                return Err(SiloError::Store(StoreError::Corrupt(format!(
                     "blob {} of file {file_id} is missing",
                     file.hash
                 ))));
@@ -195,14 +116,29 @@ impl Silo {
     }
 
     /// 404 unless the envelope exists in the workspace.
-    pub async fn exists(&self, workspace_id: Uuid, id: Uuid) -> SiloResult<()> {
-        sqlx::query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND id = $2")
-            .bind(workspace_id.to_string())
-            .bind(id.to_string())
-            .fetch_optional(self.store().pool())
-            .await?
-            .ok_or(SiloError::NotFound("envelope"))?;
-        Ok(())
+    pub async fn exists(&self, ws: Scope, id: Uuid) -> SiloResult<()> {
+        if db::envelopes::exists(self.store().pool(), ws, id).await? {
+            Ok(())
+        } else {
+            Err(SiloError::NotFound("envelope"))
+        }
+    }
+}
+
+/// A repeated file id: the stored file when it is the same file, else a conflict.
+fn same_file(stored: FileInfo, file: &FileInfo) -> SiloResult<FileInfo> {
+    let same = stored.hash == file.hash
+        && stored.name == file.name
+        && stored.mime == file.mime
+        && stored.key == file.key
+        && stored.category == file.category;
+    if same {
+        Ok(stored)
+    } else {
+        Err(SiloError::Conflict(format!(
+            "file {} already exists with other content",
+            file.id
+        )))
     }
 }
 

@@ -1,16 +1,16 @@
 //! The silo service: GOBL envelopes stored per workspace, with versions, files and states.
 //!
 //! [`Silo`] is the version-independent domain API (used by `v1` and by other services, e.g.
-//! transform); every method takes the workspace first and every query is scoped by it, so
-//! another workspace's envelope is simply not found. `v1` is the HTTP layer of version 1.
+//! transform); every method takes the workspace's `Scope` first and every statement (all in
+//! `db/`) is bound to it, so another workspace's envelope is simply not found. `v1` is the HTTP layer of version 1.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use folio_api::limits::Limits;
-use folio_store::{Blobs, Store};
-use uuid::Uuid;
+use folio_store::{Blobs, Scope, Store};
 
+mod db;
 mod detached;
 mod envelopes;
 mod error;
@@ -20,7 +20,6 @@ pub mod keys;
 mod model;
 pub mod paging;
 pub mod patch;
-mod rows;
 mod search;
 mod states;
 pub mod v1;
@@ -41,7 +40,7 @@ struct Inner {
     store: Store,
     blobs: Blobs,
     limits: Limits,
-    keys: RwLock<HashMap<Uuid, Arc<WorkspaceKeys>>>,
+    keys: RwLock<HashMap<Scope, Arc<WorkspaceKeys>>>,
 }
 
 impl std::fmt::Debug for Silo {
@@ -80,26 +79,26 @@ impl Silo {
     }
 
     /// The workspace's keys (created on first use), cached: keys are only ever added.
-    pub async fn keys(&self, workspace_id: Uuid) -> SiloResult<Arc<WorkspaceKeys>> {
+    pub async fn keys(&self, ws: Scope) -> SiloResult<Arc<WorkspaceKeys>> {
         if let Some(keys) = self
             .inner
             .keys
             .read()
             .ok()
-            .and_then(|m| m.get(&workspace_id).cloned())
+            .and_then(|m| m.get(&ws).cloned())
         {
             return Ok(keys);
         }
-        let keys = Arc::new(keys::load(self.store(), workspace_id).await?);
+        let keys = Arc::new(keys::load(self.store(), ws).await?);
         if let Ok(mut map) = self.inner.keys.write() {
-            map.insert(workspace_id, keys.clone());
+            map.insert(ws, keys.clone());
         }
         Ok(keys)
     }
 
     /// The workspace's public keys as a JWK set (`{"keys": [...]}` members).
-    pub async fn public_keys(&self, workspace_id: Uuid) -> SiloResult<Vec<gobl::sign::Jwk>> {
-        let keys = self.keys(workspace_id).await?;
+    pub async fn public_keys(&self, ws: Scope) -> SiloResult<Vec<gobl::sign::Jwk>> {
+        let keys = self.keys(ws).await?;
         Ok(keys.public.iter().map(|k| k.to_jwk()).collect())
     }
 }

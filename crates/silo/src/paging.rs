@@ -19,14 +19,13 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use chrono::{DateTime, Utc};
-use folio_store::{from_millis, millis};
-use sqlx::any::AnyRow;
+use folio_store::{Scope, from_millis, millis};
 use uuid::Uuid;
 
-use crate::Silo;
+use crate::db::list::Start;
 use crate::error::{SiloError, SiloResult};
 use crate::model::Entry;
-use crate::rows::{self, ENTRY_COLUMNS};
+use crate::{Silo, db};
 
 /// What to list.
 #[derive(Debug, Clone, Default)]
@@ -69,127 +68,50 @@ pub fn decode_cursor(cursor: &str) -> Option<(i64, Uuid)> {
 
 impl Silo {
     /// Lists envelopes (without data, with attachments).
-    pub async fn list(&self, workspace_id: Uuid, q: &ListQuery) -> SiloResult<Page> {
+    pub async fn list(&self, ws: Scope, q: &ListQuery) -> SiloResult<Page> {
         let limit = q.limit.max(1);
-        let (cmp, dir) = if q.ascending {
-            (">", "ASC")
-        } else {
-            ("<", "DESC")
-        };
-        let mut sql =
-            format!("SELECT {ENTRY_COLUMNS} FROM silo_envelopes e WHERE e.workspace_id = $1");
-        let folder = q.folder.clone();
-        if folder.is_some() {
-            sql.push_str(" AND e.folder = $2");
-        }
-        let position = match (&q.cursor, q.created_at) {
+        let folder = q.folder.as_deref();
+        let start = match (&q.cursor, q.created_at) {
             (Some(cursor), _) => {
                 let (ms, id) = decode_cursor(cursor).ok_or_else(|| {
                     SiloError::invalid("cursor", "not a cursor given by this API")
                 })?;
-                sql.push_str(&format!(
-                    " AND (e.created_at {cmp} $3 OR (e.created_at = $3 AND e.id {cmp} $4))"
-                ));
-                Some((ms, Some(id.to_string())))
+                Start::After(ms, id)
             }
-            (None, Some(t)) => {
-                sql.push_str(&format!(" AND e.created_at {cmp}= $3"));
-                Some((millis(t), None))
-            }
-            (None, None) => None,
+            (None, Some(t)) => Start::From(millis(t)),
+            (None, None) => Start::First,
         };
-        sql.push_str(&format!(
-            " ORDER BY e.created_at {dir}, e.id {dir} LIMIT {}",
-            limit + 1
-        ));
-        let rows = self.query(&sql, workspace_id, &folder, &position).await?;
-        let mut entries: Vec<Entry> = rows
-            .iter()
-            .map(|r| rows::entry(r).map(|(e, _)| e))
-            .collect::<Result<_, _>>()?;
+        let mut entries =
+            db::list::page(self.store(), ws, folder, start, q.ascending, limit + 1).await?;
         let mut page = Page::default();
-        let cursor_style = q.cursor.is_some();
         if entries.len() as i64 > limit {
             let boundary = entries[limit as usize].created_at;
             entries.truncate(limit as usize);
-            if cursor_style {
-                let last = &entries[entries.len() - 1];
-                page.next_cursor = Some(encode_cursor(last.created_at, last.id));
-            } else {
+            if q.cursor.is_none() {
                 // Keep timestamp groups whole (see the module docs).
                 while entries.last().is_some_and(|e| e.created_at == boundary) {
                     entries.pop();
                 }
+                page.next_created_at = Some(boundary);
                 if entries.is_empty() {
-                    entries = self.group(workspace_id, &folder, boundary, dir).await?;
-                    let next = if q.ascending {
-                        boundary + chrono::Duration::milliseconds(1)
-                    } else {
-                        boundary - chrono::Duration::milliseconds(1)
-                    };
-                    page.next_created_at = Some(next);
-                } else {
-                    page.next_created_at = Some(boundary);
+                    entries = db::list::created_at(
+                        self.store(),
+                        ws,
+                        folder,
+                        millis(boundary),
+                        q.ascending,
+                    )
+                    .await?;
+                    let step = chrono::Duration::milliseconds(if q.ascending { 1 } else { -1 });
+                    page.next_created_at = Some(boundary + step);
                 }
-                let last = &entries[entries.len() - 1];
-                page.next_cursor = Some(encode_cursor(last.created_at, last.id));
             }
+            let last = &entries[entries.len() - 1];
+            page.next_cursor = Some(encode_cursor(last.created_at, last.id));
         }
-        self.attach(workspace_id, &mut entries).await?;
+        self.attach(ws, &mut entries).await?;
         page.entries = entries;
         Ok(page)
-    }
-
-    /// Every envelope created in one millisecond.
-    async fn group(
-        &self,
-        workspace_id: Uuid,
-        folder: &Option<String>,
-        at: DateTime<Utc>,
-        dir: &str,
-    ) -> SiloResult<Vec<Entry>> {
-        let mut sql = format!(
-            "SELECT {ENTRY_COLUMNS} FROM silo_envelopes e WHERE e.workspace_id = $1 AND e.created_at = $3"
-        );
-        if folder.is_some() {
-            sql.push_str(" AND e.folder = $2");
-        }
-        sql.push_str(&format!(" ORDER BY e.id {dir}"));
-        let rows = self
-            .query(&sql, workspace_id, folder, &Some((millis(at), None)))
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| rows::entry(r).map(|(e, _)| e))
-            .collect::<Result<_, _>>()?)
-    }
-
-    /// Runs a list query; placeholders: $1 workspace, $2 folder, $3 ms, $4 id (when used).
-    async fn query(
-        &self,
-        sql: &str,
-        workspace_id: Uuid,
-        folder: &Option<String>,
-        position: &Option<(i64, Option<String>)>,
-    ) -> SiloResult<Vec<AnyRow>> {
-        // Placeholders must be bound up to the highest number used: bind the unused ones with
-        // neutral values and reference them harmlessly.
-        let uses_folder = folder.is_some();
-        let mut sql = sql.to_owned();
-        if !uses_folder && position.is_some() {
-            sql = sql.replacen(" WHERE ", " WHERE ($2 = $2) AND ", 1);
-        }
-        let mut query = sqlx::query(&sql).bind(workspace_id.to_string());
-        if uses_folder || position.is_some() {
-            query = query.bind(folder.clone().unwrap_or_default());
-        }
-        if let Some((ms, id)) = position {
-            query = query.bind(*ms);
-            if let Some(id) = id {
-                query = query.bind(id.clone());
-            }
-        }
-        Ok(query.fetch_all(self.store().pool()).await?)
     }
 }
 

@@ -74,7 +74,7 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
             json!({"$schema": "https://gobl.org/draft-0/note/message", "title": format!("n{i}")});
         let e = silo
             .create(
-                ws,
+                folio_store::Scope::new(ws),
                 NewEnvelope {
                     data: doc.to_string(),
                     ..NewEnvelope::default()

@@ -10,7 +10,11 @@ use crate::error::{TransformError, TransformResult};
 impl Transform {
     /// 422 unless the envelope exists in the workspace.
     pub(crate) async fn check_envelope(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<()> {
-        match self.silo().exists(workspace_id, id).await {
+        match self
+            .silo()
+            .exists(folio_store::Scope::new(workspace_id), id)
+            .await
+        {
             Ok(_) => Ok(()),
             Err(SiloError::NotFound(_)) => Err(TransformError::invalid(
                 "silo_entry_id",
@@ -32,7 +36,7 @@ impl Transform {
         };
         let entry = self
             .silo()
-            .create(workspace_id, new)
+            .create(folio_store::Scope::new(workspace_id), new)
             .await
             .map_err(|e| silo_error("data", e))?;
         Ok(entry.id)

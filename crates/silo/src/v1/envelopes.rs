@@ -240,7 +240,7 @@ pub(super) async fn put(
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Out<EnvelopeOut>> {
     let entry = silo
-        .create(caller.workspace_id, new_envelope(Some(id), body)?)
+        .create(caller.scope(), new_envelope(Some(id), body)?)
         .await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))
 }
@@ -257,7 +257,7 @@ pub(super) async fn create(
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Out<EnvelopeOut>> {
     let entry = silo
-        .create(caller.workspace_id, new_envelope(None, body)?)
+        .create(caller.scope(), new_envelope(None, body)?)
         .await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))
 }
@@ -271,7 +271,7 @@ pub(super) async fn fetch(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Out<EnvelopeOut>> {
-    let entry = silo.get(caller.workspace_id, id).await?;
+    let entry = silo.get(caller.scope(), id).await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))
 }
 
@@ -284,7 +284,7 @@ pub(super) async fn fetch_by_key(
     Extension(silo): Extension<Silo>,
     Path(key): Path<String>,
 ) -> ApiResult<Out<EnvelopeOut>> {
-    let entry = silo.get_by_key(caller.workspace_id, &key).await?;
+    let entry = silo.get_by_key(caller.scope(), &key).await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))
 }
 
@@ -317,7 +317,7 @@ pub(super) async fn list(
         folder: folder.clone(),
         ascending: params.ascending.unwrap_or(false),
     };
-    let page = silo.list(caller.workspace_id, &query).await?;
+    let page = silo.list(caller.scope(), &query).await?;
     Ok(Out(EnvelopeList {
         list: page
             .entries
@@ -354,6 +354,6 @@ pub(super) async fn update(
         meta: body.meta,
         allow_invalid: body.allow_invalid.unwrap_or(false),
     };
-    let entry = silo.update(caller.workspace_id, id, update).await?;
+    let entry = silo.update(caller.scope(), id, update).await?;
     Ok(Out(EnvelopeOut::from_entry(entry)?))
 }

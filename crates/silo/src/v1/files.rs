@@ -137,7 +137,7 @@ pub(super) async fn put(
     let bytes = decode(&data).ok_or_else(|| ApiError::invalid_field("data", "not valid base64"))?;
     let file = silo
         .put_file(
-            caller.workspace_id,
+            caller.scope(),
             id,
             file_id,
             NewFile {
@@ -164,7 +164,7 @@ pub(super) async fn download(
     Extension(silo): Extension<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
 ) -> ApiResult<Response> {
-    let (file, bytes) = silo.get_file(caller.workspace_id, id, file_id).await?;
+    let (file, bytes) = silo.get_file(caller.scope(), id, file_id).await?;
     let name: String = file
         .name
         .chars()

@@ -76,7 +76,7 @@ async fn build(
     let data = required(body.data)?;
     let was_envelope = gobl::builder::is_envelope(&data);
     let envelope = silo
-        .build_gobl(caller.workspace_id, &data.to_string(), false)
+        .build_gobl(caller.scope(), &data.to_string(), false)
         .await?;
     let data = if body.envelop || was_envelope {
         envelope
@@ -99,7 +99,7 @@ async fn sign(
 ) -> ApiResult<Out<GoblOut>> {
     let data = required(body.data)?;
     let envelope = silo
-        .build_gobl(caller.workspace_id, &data.to_string(), true)
+        .build_gobl(caller.scope(), &data.to_string(), true)
         .await?;
     Ok(Out(GoblOut { data: envelope }))
 }
@@ -121,7 +121,7 @@ async fn correct(
     let data = required(body.data)?;
     let options = body.options.filter(|o| !o.is_null() && !body.show_options);
     let data = match silo
-        .correct_gobl(caller.workspace_id, &data, options.as_ref())
+        .correct_gobl(caller.scope(), &data, options.as_ref())
         .await?
     {
         Correction::Options(schema) => schema,

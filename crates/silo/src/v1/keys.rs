@@ -28,6 +28,6 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The JWK set.", body = KeySet)))]
 async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Out<KeySet>> {
     Ok(Out(KeySet {
-        keys: silo.public_keys(caller.workspace_id).await?,
+        keys: silo.public_keys(caller.scope()).await?,
     }))
 }

@@ -69,13 +69,7 @@ async fn search(
     }
     let folder = params.folder.filter(|f| !f.is_empty());
     let found = silo
-        .search(
-            caller.workspace_id,
-            &query,
-            folder.as_deref(),
-            limit,
-            offset,
-        )
+        .search(caller.scope(), &query, folder.as_deref(), limit, offset)
         .await?;
     Ok(Out(SearchList {
         list: found

@@ -88,9 +88,7 @@ pub(super) async fn add(
     Path(id): Path<Uuid>,
     Json(body): Json<StateIn>,
 ) -> ApiResult<Out<StateOut>> {
-    let state = silo
-        .set_state(caller.workspace_id, id, body.into_new()?)
-        .await?;
+    let state = silo.set_state(caller.scope(), id, body.into_new()?).await?;
     Ok(Out(state.into()))
 }
 
@@ -103,7 +101,7 @@ pub(super) async fn add_at(
     Json(body): Json<StateIn>,
 ) -> ApiResult<Out<StateOut>> {
     let state = silo
-        .set_state_at(caller.workspace_id, id, at, body.into_new()?)
+        .set_state_at(caller.scope(), id, at, body.into_new()?)
         .await?;
     Ok(Out(state.into()))
 }
@@ -132,7 +130,7 @@ pub(super) async fn list(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Out<StateList>> {
-    let states = silo.states(caller.workspace_id, id).await?;
+    let states = silo.states(caller.scope(), id).await?;
     Ok(Out(StateList {
         list: states.into_iter().map(StateOut::from).collect(),
     }))

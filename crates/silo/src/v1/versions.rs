@@ -53,7 +53,7 @@ pub(super) async fn fetch(
     Extension(silo): Extension<Silo>,
     Path((id, version)): Path<(Uuid, String)>,
 ) -> ApiResult<Out<VersionOut>> {
-    let v = silo.version(caller.workspace_id, id, &version).await?;
+    let v = silo.version(caller.scope(), id, &version).await?;
     Ok(Out(VersionOut {
         version: v.version,
         data: RawValue::from_string(v.data).map_err(ApiError::internal)?,
@@ -69,7 +69,7 @@ pub(super) async fn list(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Out<VersionList>> {
-    let versions = silo.versions(caller.workspace_id, id).await?;
+    let versions = silo.versions(caller.scope(), id).await?;
     Ok(Out(VersionList {
         list: versions
             .into_iter()

@@ -92,7 +92,11 @@ impl Action for Enumerate {
         if let Err(e) = cx
             .transform
             .silo()
-            .modify(cx.workspace_id, envelope_id, &patch)
+            .modify(
+                folio_store::Scope::new(cx.workspace_id),
+                envelope_id,
+                &patch,
+            )
             .await
         {
             return silo_outcome(e);

@@ -145,7 +145,7 @@ impl StepCx<'_> {
         let entry = self
             .transform
             .silo()
-            .get(self.workspace_id, id)
+            .get(folio_store::Scope::new(self.workspace_id), id)
             .await
             .map_err(silo_outcome)?;
         let data = serde_json::from_str(entry.data.as_deref().unwrap_or("null"))
@@ -162,7 +162,12 @@ impl StepCx<'_> {
     ) -> Result<folio_silo::FileInfo, Outcome> {
         self.transform
             .silo()
-            .put_file(self.workspace_id, envelope_id, file_id, file)
+            .put_file(
+                folio_store::Scope::new(self.workspace_id),
+                envelope_id,
+                file_id,
+                file,
+            )
             .await
             .map_err(silo_outcome)
     }

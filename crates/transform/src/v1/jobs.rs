@@ -440,7 +440,11 @@ fn parse_cursor(c: &str) -> Option<(chrono::DateTime<chrono::Utc>, Uuid)> {
 /// The wire form of one job, with its envelope and the envelope's files as they are now.
 async fn with_envelope(t: &Transform, workspace_id: Uuid, job: Job) -> JobOut {
     let entry = match job.silo_entry_id {
-        Some(id) => t.silo().get(workspace_id, id).await.ok(),
+        Some(id) => t
+            .silo()
+            .get(folio_store::Scope::new(workspace_id), id)
+            .await
+            .ok(),
         None => None,
     };
     let Some(entry) = entry else {

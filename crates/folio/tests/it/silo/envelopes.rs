@@ -230,14 +230,15 @@ async fn the_domain_api_modifies_signs_and_moves_envelopes() {
             folio_store::Blobs::local(&app.db.dir().join("blobs")).unwrap(),
             folio_api::limits::Limits::default(),
         );
-        let ws = app
-            .db
-            .store
-            .workspace_by_name("default")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
+        let ws = folio_store::Scope::new(
+            app.db
+                .store
+                .workspace_by_name("default")
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+        );
         let entry = silo
             .create(
                 ws,

@@ -1,13 +1,15 @@
-//! Reading rows into domain types.
+//! Reading rows into domain types. A value that does not decode is `StoreError::Corrupt`
+//! (answered 500), never the client's fault.
 
 use std::collections::BTreeMap;
 
+use folio_store::rows::{json, json_opt, uuid, uuid_opt};
 use folio_store::{StoreError, from_millis};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use crate::model::{Entry, FileInfo, State};
+use crate::model::{Entry, FileInfo, State, Version};
 
 /// Columns of an envelope row (table alias `e`).
 pub const ENTRY_COLUMNS: &str = "e.id, e.created_at, e.updated_at, e.key, e.folder, e.env_schema, \
@@ -20,32 +22,17 @@ pub const FILE_COLUMNS: &str =
 /// Columns of a state row.
 pub const STATE_COLUMNS: &str = "id, created_at, key, notes, meta, src, src_id";
 
-pub fn uuid(text: &str) -> Result<Uuid, StoreError> {
-    Uuid::parse_str(text).map_err(|e| StoreError::Corrupt(format!("stored id {text:?}: {e}")))
-}
-
-fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("stored JSON: {e}")))
-}
-
-fn opt_json<T: serde::de::DeserializeOwned>(text: Option<String>) -> Result<Option<T>, StoreError> {
-    text.as_deref().map(json).transpose()
-}
-
-/// Serialises tags or meta for a TEXT column.
+/// Serialises tags, meta or faults for a TEXT column.
 pub fn to_json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }
 
 /// An envelope row (without attachments and data) and its fingerprint.
 pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
-    let id: String = row.try_get("id")?;
-    let tags: String = row.try_get("tags")?;
-    let meta: String = row.try_get("meta")?;
     let signed: i64 = row.try_get("signed")?;
     Ok((
         Entry {
-            id: uuid(&id)?,
+            id: uuid(row, "id")?,
             created_at: from_millis(row.try_get("created_at")?),
             updated_at: from_millis(row.try_get("updated_at")?),
             key: row.try_get("key")?,
@@ -56,11 +43,11 @@ pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
             signed: signed != 0,
             state: row.try_get("state")?,
             version: row.try_get("version")?,
-            tags: json::<Vec<String>>(&tags)?,
-            meta: json::<BTreeMap<String, String>>(&meta)?,
+            tags: json::<Vec<String>>(row, "tags")?,
+            meta: json::<BTreeMap<String, String>>(row, "meta")?,
             attachments: Vec::new(),
             data: None,
-            faults: opt_json(row.try_get("faults")?)?.unwrap_or_default(),
+            faults: json_opt(row, "faults")?.unwrap_or_default(),
         },
         row.try_get("fingerprint")?,
     ))
@@ -68,13 +55,10 @@ pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
 
 /// A file row and the envelope it belongs to.
 pub fn file(row: &AnyRow) -> Result<(Uuid, FileInfo), StoreError> {
-    let envelope_id: String = row.try_get("envelope_id")?;
-    let id: String = row.try_get("id")?;
-    let replaced_by: Option<String> = row.try_get("replaced_by")?;
     Ok((
-        uuid(&envelope_id)?,
+        uuid(row, "envelope_id")?,
         FileInfo {
-            id: uuid(&id)?,
+            id: uuid(row, "id")?,
             created_at: from_millis(row.try_get("created_at")?),
             name: row.try_get("name")?,
             desc: row.try_get("descr")?,
@@ -83,22 +67,30 @@ pub fn file(row: &AnyRow) -> Result<(Uuid, FileInfo), StoreError> {
             hash: row.try_get("hash")?,
             mime: row.try_get("mime")?,
             size: row.try_get("size")?,
-            meta: opt_json(row.try_get("meta")?)?,
-            replaced_by: replaced_by.as_deref().map(uuid).transpose()?,
+            meta: json_opt(row, "meta")?,
+            replaced_by: uuid_opt(row, "replaced_by")?,
         },
     ))
 }
 
 /// A state row.
 pub fn state(row: &AnyRow) -> Result<State, StoreError> {
-    let id: String = row.try_get("id")?;
     Ok(State {
-        id: uuid(&id)?,
+        id: uuid(row, "id")?,
         created_at: from_millis(row.try_get("created_at")?),
         key: row.try_get("key")?,
         notes: row.try_get("notes")?,
-        meta: opt_json(row.try_get("meta")?)?,
+        meta: json_opt(row, "meta")?,
         src: row.try_get("src")?,
         src_id: row.try_get("src_id")?,
+    })
+}
+
+/// A version row.
+pub fn version(row: &AnyRow) -> Result<Version, StoreError> {
+    Ok(Version {
+        version: row.try_get("version")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        data: row.try_get("data")?,
     })
 }

@@ -1,0 +1,157 @@
+//! `silo_envelopes` rows.
+
+use chrono::{DateTime, Utc};
+use folio_store::{Scope, Store, WriteTx, millis};
+use sqlx::{Any, Executor, Row};
+use uuid::Uuid;
+
+use super::rows::{self, ENTRY_COLUMNS, to_json};
+use crate::SiloResult;
+use crate::model::Entry;
+
+/// Inserts a new envelope unless its id (or its key) is taken; true when inserted.
+pub(crate) async fn insert(
+    tx: &mut WriteTx,
+    ws: Scope,
+    e: &Entry,
+    fingerprint: &str,
+) -> SiloResult<bool> {
+    let done = ws
+        .query(
+            "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
+             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
+             faults) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(e.id.to_string())
+        .bind(millis(e.created_at))
+        .bind(e.key.clone())
+        .bind(e.folder.clone())
+        .bind(e.env_schema.clone())
+        .bind(e.doc_schema.clone())
+        .bind(e.digest.clone())
+        .bind(i64::from(e.signed))
+        .bind(e.version.clone())
+        .bind(to_json(&e.tags))
+        .bind(to_json(&e.meta))
+        .bind(fingerprint.to_owned())
+        .bind(faults_column(&e.faults))
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The envelope with its current data (without files), and its creation fingerprint.
+pub(crate) async fn get(store: &Store, ws: Scope, id: Uuid) -> SiloResult<Option<(Entry, String)>> {
+    let sql = format!(
+        "SELECT {ENTRY_COLUMNS}, v.data FROM silo_envelopes e JOIN silo_versions v \
+         ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
+         WHERE e.workspace_id = $1 AND e.id = $2"
+    );
+    let row = ws
+        .query(&sql)
+        .bind(id.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let (mut entry, fingerprint) = rows::entry(&row)?;
+    entry.data = Some(row.try_get("data")?);
+    Ok(Some((entry, fingerprint)))
+}
+
+/// The id of the envelope with this key.
+pub(crate) async fn id_by_key(store: &Store, ws: Scope, key: &str) -> SiloResult<Option<Uuid>> {
+    let row = ws
+        .query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND key = $2")
+        .bind(key.to_owned())
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row.map(|r| folio_store::rows::uuid(&r, "id")).transpose()?)
+}
+
+/// Whether the envelope exists.
+pub(crate) async fn exists<'c>(
+    db: impl Executor<'c, Database = Any>,
+    ws: Scope,
+    id: Uuid,
+) -> SiloResult<bool> {
+    let row = ws
+        .query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND id = $2")
+        .bind(id.to_string())
+        .fetch_optional(db)
+        .await?;
+    Ok(row.is_some())
+}
+
+/// Moves the envelope to a folder; false when there is no such envelope.
+pub(crate) async fn set_folder(
+    store: &Store,
+    ws: Scope,
+    id: Uuid,
+    folder: Option<String>,
+    at: DateTime<Utc>,
+) -> SiloResult<bool> {
+    let done = ws
+        .query(
+            "UPDATE silo_envelopes SET folder = $3, updated_at = $4 \
+             WHERE workspace_id = $1 AND id = $2",
+        )
+        .bind(id.to_string())
+        .bind(folder)
+        .bind(millis(at))
+        .execute(store.pool())
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Marks the envelope changed at `at`; false when there is no such envelope.
+pub(crate) async fn touch(
+    tx: &mut WriteTx,
+    ws: Scope,
+    id: Uuid,
+    at: DateTime<Utc>,
+) -> SiloResult<bool> {
+    let done = ws
+        .query("UPDATE silo_envelopes SET updated_at = $3 WHERE workspace_id = $1 AND id = $2")
+        .bind(id.to_string())
+        .bind(millis(at))
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Writes `e`'s labels and current version over the row, unless the row is no longer at
+/// `read_version` (someone changed it meanwhile); true when written.
+pub(crate) async fn update(
+    tx: &mut WriteTx,
+    ws: Scope,
+    e: &Entry,
+    read_version: &str,
+) -> SiloResult<bool> {
+    let done = ws
+        .query(
+            "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
+             version = $7, digest = $8, doc_schema = $9, signed = $10, faults = $12 \
+             WHERE workspace_id = $1 AND id = $2 AND version = $11",
+        )
+        .bind(e.id.to_string())
+        .bind(millis(e.updated_at))
+        .bind(e.folder.clone())
+        .bind(to_json(&e.tags))
+        .bind(to_json(&e.meta))
+        .bind(e.version.clone())
+        .bind(e.digest.clone())
+        .bind(e.doc_schema.clone())
+        .bind(i64::from(e.signed))
+        .bind(read_version.to_owned())
+        .bind(faults_column(&e.faults))
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The `faults` column: JSON, or NULL when there are none.
+fn faults_column(faults: &[gobl::envelope::Fault]) -> Option<String> {
+    (!faults.is_empty()).then(|| to_json(&faults))
+}
