@@ -16,7 +16,11 @@ fuzz_target!(|data: &[u8]| {
     match canonical(&value) {
         Ok(c) => {
             let again = parse(&c).unwrap_or_else(|e| panic!("{e} in canonical {c}"));
-            assert_eq!(canonical(&again).as_deref(), Ok(c.as_str()), "not a fixed point");
+            assert_eq!(
+                canonical(&again).as_deref(),
+                Ok(c.as_str()),
+                "not a fixed point"
+            );
         }
         Err(CanonicalError::NumberOutOfRange(_)) => {}
         Err(e) => panic!("parsed value has no canonical form: {e}"),
@@ -27,7 +31,11 @@ fn number(literal: &str) {
     let Ok(out) = canonical_number(literal) else {
         return;
     };
-    assert_eq!(canonical_number(&out).as_deref(), Ok(out.as_str()), "{literal}");
+    assert_eq!(
+        canonical_number(&out).as_deref(),
+        Ok(out.as_str()),
+        "{literal}"
+    );
     // Both are JSON numbers, hence valid Rust float syntax.
     let (a, b): (f64, f64) = (literal.parse().unwrap(), out.parse().unwrap());
     assert!(a == b, "{literal} became {out}");

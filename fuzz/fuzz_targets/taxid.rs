@@ -16,12 +16,16 @@ fuzz_target!(|data: &[u8]| {
         Some(c) => (c.to_string(), String::from_utf8_lossy(rest)),
         None => {
             let (c, r) = rest.split_at(rest.len().min(2));
-            (String::from_utf8_lossy(c).into_owned(), String::from_utf8_lossy(r))
+            (
+                String::from_utf8_lossy(c).into_owned(),
+                String::from_utf8_lossy(r),
+            )
         }
     };
     if check(&country, &code).is_ok() && KNOWN.contains(&country.as_str()) {
         assert!(
-            code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()),
+            code.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()),
             "{country} accepts {code:?}"
         );
     }
