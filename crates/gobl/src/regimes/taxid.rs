@@ -6,17 +6,25 @@ pub fn check(country: &str, code: &str) -> Result<(), String> {
     if code.is_empty() {
         return Ok(());
     }
-    match country {
-        "ES" => es(code),
-        "DE" => de(code),
-        "FR" => fr(code),
-        "IT" => it(code),
-        "PT" => pt(code),
-        "NL" => nl(code),
-        "GB" => gb(code),
-        "US" => us(code),
-        _ => Ok(()),
+    let regime: fn(&str) -> Result<(), String> = match country {
+        "ES" => es,
+        "DE" => de,
+        "FR" => fr,
+        "IT" => it,
+        "PT" => pt,
+        "NL" => nl,
+        "GB" => gb,
+        "US" => us,
+        _ => return Ok(()),
+    };
+    // Every known format is [A-Z0-9]; the integer parsing below would also take a sign.
+    if !code
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+    {
+        return bad("format");
     }
+    regime(code)
 }
 
 fn digits(s: &str) -> Option<Vec<u32>> {
@@ -402,6 +410,14 @@ mod tests {
             &["000472631", "350983637", "GD001", "HA500", "350983637001"],
         );
         ko("GB", &["000472632", "12345678", "GD500", "HA499"]);
+    }
+
+    #[test]
+    fn signs_and_symbols() {
+        // Found by fuzz/taxid: integer parsing took a leading `+`.
+        ko("GB", &["GD+61"]);
+        ko("ES", &["K+123456S"]);
+        ko("FR", &["+1000000061"]);
     }
 
     #[test]
