@@ -1,4 +1,10 @@
-//! Collection paging: `limit` defaults to 20 and is capped at 100.
+//! Collection paging, one way for every list: `limit` (default 20, capped at 100), a
+//! `created_at` start and an opaque `cursor`, over lists ordered by `(created_at, id)`.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
 
 use crate::error::ApiError;
 
@@ -17,6 +23,94 @@ pub fn limit(requested: Option<i64>) -> Result<i64, ApiError> {
     }
 }
 
+/// The `created_at` query parameter: absent or empty → `None`, else an RFC 3339 timestamp
+/// (to the millisecond, as stored) or 422.
+pub fn created_at(param: Option<&str>) -> Result<Option<DateTime<Utc>>, ApiError> {
+    match param.filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(text) => crate::time::parse(text)
+            .map(|t| Some(millis_only(t)))
+            .ok_or_else(|| ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")),
+    }
+}
+
+fn millis_only(t: DateTime<Utc>) -> DateTime<Utc> {
+    use chrono::SubsecRound;
+    t.trunc_subsecs(3)
+}
+
+/// A place in a list ordered by `(created_at, id)`: the last item of a page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The item's creation time (millisecond precision).
+    pub created_at: DateTime<Utc>,
+    /// The item's id, which orders items created in the same millisecond.
+    pub id: Uuid,
+}
+
+/// A page of a list: its items and, when there are more, where the next page starts in each
+/// style.
+#[derive(Clone, Debug)]
+pub struct Page<T> {
+    /// The items.
+    pub items: Vec<T>,
+    /// Cursor style: the last item's place, when another page follows (`next_cursor`).
+    pub next: Option<Position>,
+    /// `created_at` style: the inclusive start of the next page (`next_created_at`), when the
+    /// list offers that style and another page follows.
+    pub next_created_at: Option<DateTime<Utc>>,
+}
+
+impl<T> Default for Page<T> {
+    fn default() -> Self {
+        Page {
+            items: Vec::new(),
+            next: None,
+            next_created_at: None,
+        }
+    }
+}
+
+impl Position {
+    /// The opaque `cursor` a client sends back for the page after this place.
+    pub fn cursor(self) -> String {
+        let ms = self.created_at.timestamp_millis();
+        B64.encode(format!("{ms}.{}", self.id.simple()))
+    }
+
+    /// The place a `cursor` names; `None` when it is not one this API gave out. Cursors of
+    /// the jobs list from before the one format (`<ms>_<id>`) are still read.
+    pub fn from_cursor(cursor: &str) -> Option<Position> {
+        let cursor = cursor.trim();
+        let text = B64
+            .decode(cursor)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok());
+        text.as_deref()
+            .and_then(|t| Position::parse(t, '.'))
+            .or_else(|| Position::parse(cursor, '_'))
+    }
+
+    /// `<ms><sep><id>`.
+    fn parse(text: &str, sep: char) -> Option<Position> {
+        let (ms, id) = text.split_once(sep)?;
+        Some(Position {
+            created_at: DateTime::from_timestamp_millis(ms.parse().ok()?)?,
+            id: Uuid::parse_str(id).ok()?,
+        })
+    }
+
+    /// The `cursor` query parameter: absent or empty → `None`, else a cursor of this API or 422.
+    pub fn param(cursor: Option<&str>) -> Result<Option<Position>, ApiError> {
+        match cursor.filter(|c| !c.is_empty()) {
+            None => Ok(None),
+            Some(c) => Position::from_cursor(c)
+                .map(Some)
+                .ok_or_else(|| ApiError::invalid_field("cursor", "not a cursor given by this API")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,5 +121,32 @@ mod tests {
         assert_eq!(limit(Some(7)).unwrap(), 7);
         assert_eq!(limit(Some(1000)).unwrap(), 100);
         assert_eq!(limit(Some(0)).unwrap_err().status, 422);
+    }
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        let at = DateTime::from_timestamp_millis(1_780_000_000_123).unwrap();
+        let p = Position {
+            created_at: at,
+            id: Uuid::now_v7(),
+        };
+        assert_eq!(Position::from_cursor(&p.cursor()), Some(p));
+        let legacy = format!("1780000000123_{}", p.id.simple());
+        assert_eq!(Position::from_cursor(&legacy), Some(p));
+        for bad in ["nope", "", "1_2", "MTIz"] {
+            assert_eq!(Position::from_cursor(bad), None, "{bad}");
+        }
+        assert_eq!(Position::param(Some("nope")).unwrap_err().status, 422);
+        assert_eq!(Position::param(Some("")).unwrap(), None);
+    }
+
+    #[test]
+    fn created_at_is_rfc3339_to_the_millisecond() {
+        let t = created_at(Some("2026-11-21T10:04:05.123456Z"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(t.timestamp_subsec_micros(), 123_000);
+        assert_eq!(created_at(Some("")).unwrap(), None);
+        assert_eq!(created_at(Some("yesterday")).unwrap_err().status, 422);
     }
 }

@@ -28,7 +28,7 @@ pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
-pub use paging::{ListQuery, Page};
+pub use paging::ListQuery;
 
 /// The silo's domain API; cheap to clone.
 #[derive(Clone)]

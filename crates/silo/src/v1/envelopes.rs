@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use axum::Extension;
 use axum::Json as Out;
+use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -301,26 +302,21 @@ pub(super) async fn list(
     Extension(silo): Extension<Silo>,
     Query(params): Query<ListParams>,
 ) -> ApiResult<Out<EnvelopeList>> {
-    let limit = folio_api::page::limit(params.limit)?;
-    let created_at = match params.created_at.as_deref().filter(|s| !s.is_empty()) {
-        Some(text) => Some(crate::paging::parse_time(text).ok_or_else(|| {
-            ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")
-        })?),
-        None => None,
-    };
+    let limit = page::limit(params.limit)?;
+    let created_at = page::created_at(params.created_at.as_deref())?;
     let cursor = params.cursor.filter(|c| !c.is_empty());
     let folder = params.folder.filter(|f| !f.is_empty());
     let query = ListQuery {
         limit,
         created_at,
-        cursor: cursor.clone(),
+        cursor: Position::param(cursor.as_deref())?,
         folder: folder.clone(),
         ascending: params.ascending.unwrap_or(false),
     };
     let page = silo.list(caller.scope(), &query).await?;
     Ok(Out(EnvelopeList {
         list: page
-            .entries
+            .items
             .into_iter()
             .map(EnvelopeOut::from_entry)
             .collect::<ApiResult<_>>()?,
@@ -328,7 +324,7 @@ pub(super) async fn list(
         created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_store::now)),
         next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
         cursor,
-        next_cursor: page.next_cursor,
+        next_cursor: page.next.map(Position::cursor),
         folder,
     }))
 }
