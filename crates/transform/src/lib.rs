@@ -5,6 +5,7 @@
 //! - [`Transform`]: the domain API (workflows, jobs, waiting) and the service state the HTTP
 //!   layer uses; [`Transform::start`] runs this node's workers;
 //! - [`engine`]: the queue (rows with leases), the step runner and completion notices;
+//! - `db`: every SQL statement of the service, as typed functions bound to a workspace;
 //! - [`actions`]: the [`actions::Action`] trait, its registry and the built-in actions;
 //! - [`outbound`]: the guard on where actions may connect;
 //! - [`signing`]: webhook signatures and each workspace's secret;
@@ -14,13 +15,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use folio_silo::Silo;
-use folio_store::Store;
+use folio_store::{Scope, Store};
 use tokio::sync::{Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 pub mod actions;
 pub mod config;
+mod db;
 pub mod engine;
 mod envelopes;
 mod error;
@@ -138,19 +140,16 @@ impl Transform {
     }
 
     /// The workspace's webhook signing secret (created on first use).
-    pub async fn webhook_secret(
-        &self,
-        workspace_id: Uuid,
-    ) -> TransformResult<signing::WebhookSecret> {
-        signing::fetch(self.store(), workspace_id).await
+    pub async fn webhook_secret(&self, scope: Scope) -> TransformResult<signing::WebhookSecret> {
+        signing::fetch(self.store(), scope).await
     }
 
     /// Rotates the workspace's webhook secret; the old one signs on for the configured overlap.
     pub async fn rotate_webhook_secret(
         &self,
-        workspace_id: Uuid,
+        scope: Scope,
     ) -> TransformResult<signing::WebhookSecret> {
         let overlap = self.config().webhook_secret_overlap_s;
-        signing::rotate(self.store(), workspace_id, overlap).await
+        signing::rotate(self.store(), scope, overlap).await
     }
 }
