@@ -29,7 +29,6 @@ mod error;
 mod jobs;
 pub mod model;
 pub mod outbound;
-mod rows;
 pub mod signing;
 pub mod v1;
 pub mod workflow;
@@ -58,7 +57,7 @@ struct Inner {
     /// Cancelled when the node shuts down (ends `?wait`s early).
     stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
-    definitions: Mutex<HashMap<(Uuid, Uuid, i64), Arc<workflow::Definition>>>,
+    definitions: Mutex<HashMap<(Scope, Uuid, i64), Arc<workflow::Definition>>>,
 }
 
 /// What `?wait` requests hear about.
