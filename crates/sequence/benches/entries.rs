@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use folio_sequence::{NewEntry, NewSeries, Sequence};
-use folio_store::{Store, testing};
+use folio_store::{Scope, Store, testing};
 use uuid::Uuid;
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -54,7 +54,7 @@ where
 }
 
 async fn bench(label: &str, store: Store, n: usize, clients: usize) {
-    let workspace = store.create_workspace("bench").await.expect("workspace").id;
+    let workspace = Scope::new(store.create_workspace("bench").await.expect("workspace").id);
     sqlx::query("CREATE TABLE bench_counter (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)")
         .execute(store.pool())
         .await

@@ -1,5 +1,6 @@
 //! Taking codes: the one place an index is handed out.
 
+use folio_store::Scope;
 use uuid::Uuid;
 
 use crate::{Entry, NewEntry, Sequence, SequenceError, SequenceResult, db};
@@ -9,7 +10,7 @@ impl Sequence {
     /// request for the same id returns the entry made the first time (its code does not change).
     pub async fn create_entry(
         &self,
-        workspace_id: Uuid,
+        scope: Scope,
         series_id: Uuid,
         id: Uuid,
         new: NewEntry,
@@ -18,11 +19,10 @@ impl Sequence {
         let mut tx = self.store.begin_write().await?;
         // the series row is locked before the entry is looked for: a concurrent request for
         // the same id waits here, then finds the entry
-        let Some(mut series) = db::series::lock(&mut tx, postgres, workspace_id, series_id).await?
-        else {
+        let Some(mut series) = db::series::lock(&mut tx, postgres, scope, series_id).await? else {
             return Err(SequenceError::NotFound("series"));
         };
-        if let Some(existing) = db::entries::get(&mut *tx, workspace_id, series_id, id).await? {
+        if let Some(existing) = db::entries::get(&mut *tx, scope, series_id, id).await? {
             tx.commit().await?;
             return Ok(existing);
         }
@@ -38,23 +38,18 @@ impl Sequence {
             sigs: new.sig.into_iter().collect(),
             created_at: now,
         };
-        db::entries::insert(&mut tx, workspace_id, &entry).await?;
+        db::entries::insert(&mut tx, scope, &entry).await?;
         series.last_index = Some(index);
         series.last_entry_id = Some(id);
         series.updated_at = now;
-        db::series::advance(&mut tx, workspace_id, &series).await?;
+        db::series::advance(&mut tx, scope, &series).await?;
         tx.commit().await?;
         Ok(entry)
     }
 
     /// One entry.
-    pub async fn entry(
-        &self,
-        workspace_id: Uuid,
-        series_id: Uuid,
-        id: Uuid,
-    ) -> SequenceResult<Entry> {
-        db::entries::get(self.store.pool(), workspace_id, series_id, id)
+    pub async fn entry(&self, scope: Scope, series_id: Uuid, id: Uuid) -> SequenceResult<Entry> {
+        db::entries::get(self.store.pool(), scope, series_id, id)
             .await?
             .ok_or(SequenceError::NotFound("entry"))
     }
@@ -62,12 +57,12 @@ impl Sequence {
     /// Up to `limit` entries of a series, newest first, below index `before` when given.
     pub async fn entries(
         &self,
-        workspace_id: Uuid,
+        scope: Scope,
         series_id: Uuid,
         before: Option<i64>,
         limit: i64,
     ) -> SequenceResult<Vec<Entry>> {
-        self.series(workspace_id, series_id).await?;
-        db::entries::list(&self.store, workspace_id, series_id, before, limit).await
+        self.series(scope, series_id).await?;
+        db::entries::list(&self.store, scope, series_id, before, limit).await
     }
 }

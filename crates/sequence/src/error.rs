@@ -15,10 +15,7 @@ pub enum SequenceError {
     /// A field of the request is wrong: (path, message).
     #[error("{0}: {1}")]
     Invalid(String, String),
-    /// A stored row does not decode: a server fault (500), never the client's.
-    #[error("corrupt {0} row")]
-    Corrupt(&'static str),
-    /// Storage failed.
+    /// Storage failed, or a stored row does not decode (`StoreError::Corrupt`: 500, logged).
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -27,12 +24,6 @@ impl SequenceError {
     /// An invalid field.
     pub fn invalid(path: &str, message: impl Into<String>) -> Self {
         SequenceError::Invalid(path.into(), message.into())
-    }
-
-    /// A stored row that does not decode: a server fault, logged, never the client's.
-    pub(crate) fn corrupt(what: &'static str, cause: impl std::fmt::Display) -> Self {
-        tracing::error!(%cause, "corrupt {what} row");
-        SequenceError::Corrupt(what)
     }
 }
 
@@ -48,7 +39,6 @@ impl From<SequenceError> for ApiError {
             SequenceError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
             SequenceError::Conflict(message) => ApiError::conflict(message),
             SequenceError::Invalid(path, message) => ApiError::invalid_field(&path, message),
-            SequenceError::Corrupt(what) => ApiError::internal(format!("corrupt {what} row")),
             SequenceError::Store(err) => ApiError::from(err),
         }
     }

@@ -1,5 +1,6 @@
 //! Creating, fetching and listing series.
 
+use folio_store::Scope;
 use uuid::Uuid;
 
 use crate::model::MAX_PADDING;
@@ -13,16 +14,16 @@ impl Sequence {
     /// other content under a taken id is a conflict.
     pub async fn create_series(
         &self,
-        workspace_id: Uuid,
+        scope: Scope,
         id: Uuid,
         new: NewSeries,
     ) -> SequenceResult<Series> {
         check(&new)?;
         let series = Series::fresh(id, new);
-        if db::series::insert(&self.store, workspace_id, &series).await? {
+        if db::series::insert(&self.store, scope, &series).await? {
             return Ok(series);
         }
-        let existing = self.series(workspace_id, id).await?;
+        let existing = self.series(scope, id).await?;
         if existing.def == series.def {
             Ok(existing)
         } else {
@@ -33,35 +34,31 @@ impl Sequence {
     }
 
     /// One series.
-    pub async fn series(&self, workspace_id: Uuid, id: Uuid) -> SequenceResult<Series> {
-        db::series::get(&self.store, workspace_id, id)
+    pub async fn series(&self, scope: Scope, id: Uuid) -> SequenceResult<Series> {
+        db::series::get(&self.store, scope, id)
             .await?
             .ok_or(SequenceError::NotFound("series"))
     }
 
     /// Every series of the workspace, oldest first.
-    pub async fn list_series(&self, workspace_id: Uuid) -> SequenceResult<Vec<Series>> {
-        db::series::list(&self.store, workspace_id).await
+    pub async fn list_series(&self, scope: Scope) -> SequenceResult<Vec<Series>> {
+        db::series::list(&self.store, scope).await
     }
 
     /// The series with this name, created with `defaults` when there is none. Its id derives
     /// from the workspace and the name, so concurrent callers create one series, not two.
-    pub async fn series_named(
-        &self,
-        workspace_id: Uuid,
-        defaults: NewSeries,
-    ) -> SequenceResult<Series> {
-        if let Some(found) = db::series::by_name(&self.store, workspace_id, &defaults.name).await? {
+    pub async fn series_named(&self, scope: Scope, defaults: NewSeries) -> SequenceResult<Series> {
+        if let Some(found) = db::series::by_name(&self.store, scope, &defaults.name).await? {
             return Ok(found);
         }
         let id = Uuid::new_v5(
-            &workspace_id,
+            &scope.workspace_id(),
             format!("series:{}", defaults.name).as_bytes(),
         );
         check(&defaults)?;
         let series = Series::fresh(id, defaults);
-        db::series::insert(&self.store, workspace_id, &series).await?;
-        self.series(workspace_id, id).await
+        db::series::insert(&self.store, scope, &series).await?;
+        self.series(scope, id).await
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use folio_api::limits::Limits;
 use folio_silo::{NewEnvelope, Silo};
-use folio_store::{Blobs, Store};
+use folio_store::{Blobs, Scope, Store};
 use folio_transform::model::{NewJob, SaveWorkflow};
 use folio_transform::workflow::Definition;
 use folio_transform::{Transform, TransformConfig};
@@ -45,6 +45,7 @@ async fn main() {
 /// Jobs/s through the engine: create every job, wait for every completion.
 async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
     let ws = store.create_workspace("bench").await.unwrap().id;
+    let scope = Scope::new(ws);
     let silo = Silo::new(
         store.clone(),
         Blobs::local(&dir.join("files")).unwrap(),
@@ -67,7 +68,7 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
         draft: false,
         disabled: false,
     };
-    t.create_workflow(ws, wf, save, 100).await.unwrap();
+    t.create_workflow(scope, wf, save, 100).await.unwrap();
     let mut envelopes = Vec::with_capacity(n);
     for i in 0..n {
         let doc =
@@ -95,10 +96,13 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
             silo_entry_id: Some(env),
             ..NewJob::default()
         };
-        ids.push(t.create_job(ws, new).await.unwrap().0.id);
+        ids.push(t.create_job(scope, new).await.unwrap().0.id);
     }
     for id in ids {
-        let job = t.wait_job(ws, id, Duration::from_secs(120)).await.unwrap();
+        let job = t
+            .wait_job(scope, id, Duration::from_secs(120))
+            .await
+            .unwrap();
         assert_eq!(job.status, "OK");
     }
     let secs = started.elapsed().as_secs_f64();

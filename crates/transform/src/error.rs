@@ -39,9 +39,11 @@ impl From<sqlx::Error> for TransformError {
     }
 }
 
+/// Encoding a value as JSON for storage (stored JSON that does not decode is
+/// `StoreError::Corrupt`).
 impl From<serde_json::Error> for TransformError {
     fn from(e: serde_json::Error) -> Self {
-        TransformError::Internal(format!("stored JSON: {e}"))
+        TransformError::Internal(format!("encoding JSON: {e}"))
     }
 }
 

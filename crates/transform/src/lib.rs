@@ -5,6 +5,7 @@
 //! - [`Transform`]: the domain API (workflows, jobs, waiting) and the service state the HTTP
 //!   layer uses; [`Transform::start`] runs this node's workers;
 //! - [`engine`]: the queue (rows with leases), the step runner and completion notices;
+//! - `db`: every SQL statement of the service, as typed functions bound to a workspace;
 //! - [`actions`]: the [`actions::Action`] trait, its registry and the built-in actions;
 //! - [`outbound`]: the guard on where actions may connect;
 //! - [`signing`]: webhook signatures and each workspace's secret;
@@ -14,20 +15,20 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use folio_silo::Silo;
-use folio_store::Store;
+use folio_store::{Scope, Store};
 use tokio::sync::{Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 pub mod actions;
 pub mod config;
+mod db;
 pub mod engine;
 mod envelopes;
 mod error;
 mod jobs;
 pub mod model;
 pub mod outbound;
-mod rows;
 pub mod signing;
 pub mod v1;
 pub mod workflow;
@@ -56,7 +57,7 @@ struct Inner {
     /// Cancelled when the node shuts down (ends `?wait`s early).
     stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
-    definitions: Mutex<HashMap<(Uuid, Uuid, i64), Arc<workflow::Definition>>>,
+    definitions: Mutex<HashMap<(Scope, Uuid, i64), Arc<workflow::Definition>>>,
 }
 
 /// What `?wait` requests hear about.
@@ -138,19 +139,16 @@ impl Transform {
     }
 
     /// The workspace's webhook signing secret (created on first use).
-    pub async fn webhook_secret(
-        &self,
-        workspace_id: Uuid,
-    ) -> TransformResult<signing::WebhookSecret> {
-        signing::fetch(self.store(), workspace_id).await
+    pub async fn webhook_secret(&self, scope: Scope) -> TransformResult<signing::WebhookSecret> {
+        signing::fetch(self.store(), scope).await
     }
 
     /// Rotates the workspace's webhook secret; the old one signs on for the configured overlap.
     pub async fn rotate_webhook_secret(
         &self,
-        workspace_id: Uuid,
+        scope: Scope,
     ) -> TransformResult<signing::WebhookSecret> {
         let overlap = self.config().webhook_secret_overlap_s;
-        signing::rotate(self.store(), workspace_id, overlap).await
+        signing::rotate(self.store(), scope, overlap).await
     }
 }

@@ -7,14 +7,12 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use chrono::{DateTime, Utc};
-use folio_store::{Store, from_millis, millis, now};
+use folio_store::{Scope, Store, now};
 use hmac::{Hmac, Mac};
 use rand::RngCore;
 use sha2::Sha256;
-use sqlx::Row;
-use uuid::Uuid;
 
-use crate::TransformResult;
+use crate::{TransformResult, db};
 
 /// How long the previous secret keeps signing after a rotation, unless configured.
 pub const DEFAULT_OVERLAP_S: u64 = 24 * 3600;
@@ -65,62 +63,23 @@ fn fresh_secret() -> String {
 }
 
 /// The workspace's secrets, created on first use (nodes racing agree on the single winner).
-pub async fn fetch(store: &Store, workspace_id: Uuid) -> TransformResult<WebhookSecret> {
-    if let Some(secret) = read(store, workspace_id).await? {
+pub async fn fetch(store: &Store, scope: Scope) -> TransformResult<WebhookSecret> {
+    if let Some(secret) = db::webhook_secrets::get(store, scope).await? {
         return Ok(secret);
     }
-    sqlx::query(
-        "INSERT INTO transform_webhook_secrets (workspace_id, secret, created_at) \
-         VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO NOTHING",
-    )
-    .bind(workspace_id.to_string())
-    .bind(fresh_secret())
-    .bind(millis(now()))
-    .execute(store.pool())
-    .await?;
-    read(store, workspace_id)
+    db::webhook_secrets::insert(store, scope, &fresh_secret(), now()).await?;
+    db::webhook_secrets::get(store, scope)
         .await?
         .ok_or_else(|| crate::TransformError::Internal("webhook secret vanished".into()))
 }
 
 /// Replaces the secret; the old one keeps signing for `overlap_s` seconds.
-pub async fn rotate(
-    store: &Store,
-    workspace_id: Uuid,
-    overlap_s: u64,
-) -> TransformResult<WebhookSecret> {
-    fetch(store, workspace_id).await?;
+pub async fn rotate(store: &Store, scope: Scope, overlap_s: u64) -> TransformResult<WebhookSecret> {
+    fetch(store, scope).await?;
     let at = now();
     let until = at + chrono::Duration::seconds(i64::try_from(overlap_s).unwrap_or(i64::MAX / 4));
-    sqlx::query(
-        "UPDATE transform_webhook_secrets SET previous = secret, previous_until = $1, \
-         secret = $2, created_at = $3 WHERE workspace_id = $4",
-    )
-    .bind(millis(until))
-    .bind(fresh_secret())
-    .bind(millis(at))
-    .bind(workspace_id.to_string())
-    .execute(store.pool())
-    .await?;
-    fetch(store, workspace_id).await
-}
-
-async fn read(store: &Store, workspace_id: Uuid) -> TransformResult<Option<WebhookSecret>> {
-    let row = sqlx::query(
-        "SELECT secret, created_at, previous, previous_until FROM transform_webhook_secrets \
-         WHERE workspace_id = $1",
-    )
-    .bind(workspace_id.to_string())
-    .fetch_optional(store.pool())
-    .await?;
-    let Some(row) = row else { return Ok(None) };
-    let previous: Option<String> = row.try_get("previous")?;
-    let until: Option<i64> = row.try_get("previous_until")?;
-    Ok(Some(WebhookSecret {
-        secret: row.try_get("secret")?,
-        created_at: from_millis(row.try_get("created_at")?),
-        previous: previous.zip(until.map(from_millis)),
-    }))
+    db::webhook_secrets::rotate(store, scope, &fresh_secret(), at, until).await?;
+    fetch(store, scope).await
 }
 
 #[cfg(test)]

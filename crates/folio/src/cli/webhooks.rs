@@ -16,15 +16,17 @@ pub(super) fn run(command: WebhookSecretCommand) -> anyhow::Result<ExitCode> {
             } => (workspace, storage),
         };
         let store = super::open_store(storage).await?;
-        let id = store
-            .workspace_by_name(workspace)
-            .await?
-            .with_context(|| format!("no workspace named {workspace:?}"))?
-            .id;
+        let scope = folio_store::Scope::new(
+            store
+                .workspace_by_name(workspace)
+                .await?
+                .with_context(|| format!("no workspace named {workspace:?}"))?
+                .id,
+        );
         let secret = match &command {
-            WebhookSecretCommand::Show { .. } => signing::fetch(&store, id).await?,
+            WebhookSecretCommand::Show { .. } => signing::fetch(&store, scope).await?,
             WebhookSecretCommand::Rotate { overlap, .. } => {
-                let secret = signing::rotate(&store, id, overlap.as_secs()).await?;
+                let secret = signing::rotate(&store, scope, overlap.as_secs()).await?;
                 if let Some((_, until)) = &secret.previous {
                     let until = folio_api::time::format(until);
                     eprintln!("rotated; the previous secret signs too until {until}");

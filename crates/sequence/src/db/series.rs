@@ -1,47 +1,43 @@
 //! `sequence_series` rows.
 
-use folio_store::{Store, from_millis, millis};
+use folio_store::rows::{uuid, uuid_opt};
+use folio_store::{Scope, Store, from_millis, millis};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
 use crate::{NewSeries, SequenceResult, Series};
-use folio_store::rows::{uuid, uuid_opt};
 
 const COLUMNS: &str = "id, created_at, updated_at, name, code, description, prefix, suffix, \
                        padding, start, last_index, last_entry_id";
 
 /// Inserts a series unless the id is taken; true when inserted.
-pub(crate) async fn insert(store: &Store, workspace_id: Uuid, s: &Series) -> SequenceResult<bool> {
-    let done = sqlx::query(
-        "INSERT INTO sequence_series (workspace_id, id, created_at, updated_at, name, code, \
-         description, prefix, suffix, padding, start) \
-         VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING",
-    )
-    .bind(workspace_id.to_string())
-    .bind(s.id.to_string())
-    .bind(millis(s.created_at))
-    .bind(s.def.name.clone())
-    .bind(s.def.code.clone())
-    .bind(s.def.description.clone())
-    .bind(s.def.prefix.clone())
-    .bind(s.def.suffix.clone())
-    .bind(s.def.padding)
-    .bind(s.def.start)
-    .execute(store.pool())
-    .await?;
+pub(crate) async fn insert(store: &Store, scope: Scope, s: &Series) -> SequenceResult<bool> {
+    let done = scope
+        .query(
+            "INSERT INTO sequence_series (workspace_id, id, created_at, updated_at, name, code, \
+             description, prefix, suffix, padding, start) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING",
+        )
+        .bind(s.id.to_string())
+        .bind(millis(s.created_at))
+        .bind(s.def.name.clone())
+        .bind(s.def.code.clone())
+        .bind(s.def.description.clone())
+        .bind(s.def.prefix.clone())
+        .bind(s.def.suffix.clone())
+        .bind(s.def.padding)
+        .bind(s.def.start)
+        .execute(store.pool())
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// One series.
-pub(crate) async fn get(
-    store: &Store,
-    workspace_id: Uuid,
-    id: Uuid,
-) -> SequenceResult<Option<Series>> {
+pub(crate) async fn get(store: &Store, scope: Scope, id: Uuid) -> SequenceResult<Option<Series>> {
     let sql = format!("SELECT {COLUMNS} FROM sequence_series WHERE workspace_id = $1 AND id = $2");
-    let row = sqlx::query(&sql)
-        .bind(workspace_id.to_string())
+    let row = scope
+        .query(&sql)
         .bind(id.to_string())
         .fetch_optional(store.pool())
         .await?;
@@ -53,14 +49,14 @@ pub(crate) async fn get(
 pub(crate) async fn lock(
     tx: &mut folio_store::WriteTx,
     postgres: bool,
-    workspace_id: Uuid,
+    scope: Scope,
     id: Uuid,
 ) -> SequenceResult<Option<Series>> {
     let lock = if postgres { " FOR UPDATE" } else { "" };
     let sql =
         format!("SELECT {COLUMNS} FROM sequence_series WHERE workspace_id = $1 AND id = $2{lock}");
-    let row = sqlx::query(&sql)
-        .bind(workspace_id.to_string())
+    let row = scope
+        .query(&sql)
         .bind(id.to_string())
         .fetch_optional(&mut **tx)
         .await?;
@@ -70,47 +66,44 @@ pub(crate) async fn lock(
 /// Moves a series to its next entry.
 pub(crate) async fn advance(
     tx: &mut folio_store::WriteTx,
-    workspace_id: Uuid,
+    scope: Scope,
     s: &Series,
 ) -> SequenceResult<()> {
-    sqlx::query(
-        "UPDATE sequence_series SET last_index = $1, last_entry_id = $2, updated_at = $3 \
-         WHERE workspace_id = $4 AND id = $5",
-    )
-    .bind(s.last_index)
-    .bind(s.last_entry_id.map(|id| id.to_string()))
-    .bind(millis(s.updated_at))
-    .bind(workspace_id.to_string())
-    .bind(s.id.to_string())
-    .execute(&mut **tx)
-    .await?;
+    scope
+        .query(
+            "UPDATE sequence_series SET last_index = $3, last_entry_id = $4, updated_at = $5 \
+             WHERE workspace_id = $1 AND id = $2",
+        )
+        .bind(s.id.to_string())
+        .bind(s.last_index)
+        .bind(s.last_entry_id.map(|id| id.to_string()))
+        .bind(millis(s.updated_at))
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
 /// Every series of the workspace, oldest first.
-pub(crate) async fn list(store: &Store, workspace_id: Uuid) -> SequenceResult<Vec<Series>> {
+pub(crate) async fn list(store: &Store, scope: Scope) -> SequenceResult<Vec<Series>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sequence_series WHERE workspace_id = $1 ORDER BY created_at, id"
     );
-    let rows = sqlx::query(&sql)
-        .bind(workspace_id.to_string())
-        .fetch_all(store.pool())
-        .await?;
+    let rows = scope.query(&sql).fetch_all(store.pool()).await?;
     rows.iter().map(decode).collect()
 }
 
 /// The first series with this name.
 pub(crate) async fn by_name(
     store: &Store,
-    workspace_id: Uuid,
+    scope: Scope,
     name: &str,
 ) -> SequenceResult<Option<Series>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sequence_series WHERE workspace_id = $1 AND name = $2 \
          ORDER BY created_at, id LIMIT 1"
     );
-    let row = sqlx::query(&sql)
-        .bind(workspace_id.to_string())
+    let row = scope
+        .query(&sql)
         .bind(name.to_string())
         .fetch_optional(store.pool())
         .await?;

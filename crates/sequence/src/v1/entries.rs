@@ -110,7 +110,7 @@ async fn create(
         sig: body.sig,
     };
     let entry = sequence
-        .create_entry(caller.workspace_id, series_id, id, new)
+        .create_entry(caller.scope(), series_id, id, new)
         .await?;
     Ok(Out(entry.into()))
 }
@@ -125,7 +125,7 @@ async fn fetch(
     Extension(sequence): Extension<Sequence>,
     Path((series_id, id)): Path<(Uuid, Uuid)>,
 ) -> ApiResult<Out<EntryOut>> {
-    let entry = sequence.entry(caller.workspace_id, series_id, id).await?;
+    let entry = sequence.entry(caller.scope(), series_id, id).await?;
     Ok(Out(entry.into()))
 }
 
@@ -148,7 +148,7 @@ async fn list(
         ),
     };
     let entries = sequence
-        .entries(caller.workspace_id, series_id, before, limit)
+        .entries(caller.scope(), series_id, before, limit)
         .await?;
     let cursor = (entries.len() as i64 == limit)
         .then(|| entries.last().map(|e| e.index.to_string()))

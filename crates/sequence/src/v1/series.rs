@@ -124,7 +124,7 @@ async fn create(
         padding: body.padding.unwrap_or(0).min(MAX_PADDING + 1),
         start: body.start.unwrap_or(1),
     };
-    let series = sequence.create_series(caller.workspace_id, id, new).await?;
+    let series = sequence.create_series(caller.scope(), id, new).await?;
     Ok(Out(series.into()))
 }
 
@@ -137,7 +137,7 @@ async fn fetch(
     Extension(sequence): Extension<Sequence>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Out<SeriesOut>> {
-    Ok(Out(sequence.series(caller.workspace_id, id).await?.into()))
+    Ok(Out(sequence.series(caller.scope(), id).await?.into()))
 }
 
 /// List the workspace's series, oldest first.
@@ -147,7 +147,7 @@ async fn list(
     caller: Caller,
     Extension(sequence): Extension<Sequence>,
 ) -> ApiResult<Out<SeriesList>> {
-    let all = sequence.list_series(caller.workspace_id).await?;
+    let all = sequence.list_series(caller.scope()).await?;
     Ok(Out(SeriesList {
         list: all.into_iter().map(SeriesOut::from).collect(),
     }))

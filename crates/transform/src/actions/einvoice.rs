@@ -302,7 +302,7 @@ async fn source(
     if let Some(envelope_id) = cx.silo_entry_id {
         return attached(cx, envelope_id, carrier, wanted).await;
     }
-    match cx.transform.job_input(cx.workspace_id, cx.job_id).await {
+    match cx.transform.job_input(cx.scope(), cx.job_id).await {
         Ok(Some(xml)) => Ok((INPUT_NAME.to_string(), xml.into_bytes())),
         Ok(None) => Err(Outcome::Ko(Report::new(
             "no-input",

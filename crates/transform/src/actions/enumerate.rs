@@ -82,7 +82,7 @@ impl Action for Enumerate {
         let taken = match cx
             .transform
             .sequence()
-            .create_entry(cx.workspace_id, series.id, entry_id, new)
+            .create_entry(cx.scope(), series.id, entry_id, new)
             .await
         {
             Ok(e) => e,
@@ -130,7 +130,7 @@ async fn series(cx: &StepCx<'_>, config: &Config) -> Result<Series, Outcome> {
         None => config.series_id,
     };
     let found = match (by_id, config.name.as_deref().filter(|n| !n.is_empty())) {
-        (Some(id), _) => sequence.series(cx.workspace_id, id).await,
+        (Some(id), _) => sequence.series(cx.scope(), id).await,
         (None, Some(name)) => {
             let defaults = NewSeries {
                 name: name.to_string(),
@@ -140,7 +140,7 @@ async fn series(cx: &StepCx<'_>, config: &Config) -> Result<Series, Outcome> {
                 start: config.start.unwrap_or(1),
                 ..NewSeries::default()
             };
-            sequence.series_named(cx.workspace_id, defaults).await
+            sequence.series_named(cx.scope(), defaults).await
         }
         (None, None) => {
             return Err(Outcome::Ko(Report::new(

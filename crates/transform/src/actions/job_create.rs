@@ -48,7 +48,7 @@ impl Action for JobCreate {
             args,
             ..NewJob::default()
         };
-        match cx.transform.create_job(cx.workspace_id, new).await {
+        match cx.transform.create_job(cx.scope(), new).await {
             Ok((job, _)) => {
                 let mut r = Report::new("created", "job created");
                 r.args.insert("transform_job_id".into(), job.id.to_string());

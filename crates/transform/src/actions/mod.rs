@@ -129,6 +129,11 @@ pub struct StepCx<'a> {
 }
 
 impl StepCx<'_> {
+    /// The job's workspace, as the storage layers take it.
+    pub fn scope(&self) -> folio_store::Scope {
+        folio_store::Scope::new(self.workspace_id)
+    }
+
     /// The envelope id, or a `KO` outcome saying the job has none.
     pub fn envelope(&self) -> Result<Uuid, Outcome> {
         self.silo_entry_id.ok_or_else(|| {

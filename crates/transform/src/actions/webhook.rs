@@ -219,11 +219,10 @@ async fn signed_request(
     cx: &StepCx<'_>,
     config: &Config,
 ) -> Result<reqwest::RequestBuilder, Outcome> {
-    let secret = cx
-        .transform
-        .webhook_secret(cx.workspace_id)
-        .await
-        .map_err(|e| Outcome::Err(Report::new("secret", format!("webhook secret: {e}")), None))?;
+    let secret =
+        cx.transform.webhook_secret(cx.scope()).await.map_err(|e| {
+            Outcome::Err(Report::new("secret", format!("webhook secret: {e}")), None)
+        })?;
     let body = serde_json::to_vec(&payload(cx, config)).unwrap_or_default();
     // The intent id is stable across retries, which is what the specification asks of the
     // message id (receivers use it to drop duplicates).

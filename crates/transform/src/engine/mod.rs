@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::{Notice, Transform};
 
-mod queue;
+pub(crate) mod queue;
 pub mod runner;
 
 /// PostgreSQL channel announcing finished jobs (payload: the job id).

@@ -88,7 +88,7 @@ async fn run_inner(
     shutdown: &CancellationToken,
 ) -> TransformResult<Stop> {
     let def = t
-        .definition(job.workspace_id, job.workflow_id, job.workflow_version)
+        .definition(job.scope(), job.workflow_id, job.workflow_version)
         .await?;
     let lease_ms = t.config().lease_ms;
     loop {
@@ -227,7 +227,7 @@ async fn run_inner(
             && job.silo_entry_id.is_none()
         {
             // a job given XML works on the envelope its import step made, from then on
-            t.adopt_envelope(job.workspace_id, job.id, id).await?;
+            t.adopt_envelope(job.scope(), job.id, id).await?;
             job.silo_entry_id = Some(id);
         }
         if status_word == status::KO {

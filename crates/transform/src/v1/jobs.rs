@@ -311,7 +311,7 @@ async fn fetch(
     Query(q): Query<WaitQuery>,
 ) -> ApiResult<AxumJson<JobOut>> {
     let wait = wait_of(&ctx, &q)?;
-    let job = t.wait_job(caller.workspace_id, id, wait).await?;
+    let job = t.wait_job(caller.scope(), id, wait).await?;
     Ok(AxumJson(with_envelope(&t, caller.workspace_id, job).await))
 }
 
@@ -325,7 +325,7 @@ async fn fetch_by_key(
     Extension(t): Extension<Transform>,
     Path(key): Path<String>,
 ) -> ApiResult<AxumJson<JobOut>> {
-    let job = t.job_by_key(caller.workspace_id, &key).await?;
+    let job = t.job_by_key(caller.scope(), &key).await?;
     Ok(AxumJson(with_envelope(&t, caller.workspace_id, job).await))
 }
 
@@ -355,7 +355,7 @@ async fn list(
         None => None,
     };
     let page = t
-        .list_jobs(caller.workspace_id, created_at, after, limit)
+        .list_jobs(caller.scope(), created_at, after, limit)
         .await?;
     Ok(AxumJson(JobList {
         list: page.items.into_iter().map(|j| out(j, None)).collect(),
@@ -407,11 +407,11 @@ async fn create(
         key: body.key,
         tags: body.tags.unwrap_or_default(),
     };
-    let (job, _) = t.create_job(caller.workspace_id, new).await?;
+    let (job, _) = t.create_job(caller.scope(), new).await?;
     let job = if wait.is_zero() {
         job
     } else {
-        t.wait_job(caller.workspace_id, job.id, wait).await?
+        t.wait_job(caller.scope(), job.id, wait).await?
     };
     Ok((
         StatusCode::ACCEPTED,

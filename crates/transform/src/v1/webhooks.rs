@@ -41,7 +41,7 @@ async fn fetch(
     caller: Caller,
     Extension(t): Extension<Transform>,
 ) -> ApiResult<AxumJson<WebhookSecretOut>> {
-    let secret = t.webhook_secret(caller.workspace_id).await?;
+    let secret = t.webhook_secret(caller.scope()).await?;
     Ok(AxumJson(out(secret)))
 }
 
@@ -56,7 +56,7 @@ async fn rotate(
     caller: Caller,
     Extension(t): Extension<Transform>,
 ) -> ApiResult<AxumJson<WebhookSecretOut>> {
-    let secret = t.rotate_webhook_secret(caller.workspace_id).await?;
+    let secret = t.rotate_webhook_secret(caller.scope()).await?;
     Ok(AxumJson(out(secret)))
 }
 

@@ -210,9 +210,9 @@ async fn create(
 ) -> ApiResult<AxumJson<WorkflowOut>> {
     let save = save_of(body, false);
     let (wf, _) = t
-        .create_workflow(caller.workspace_id, id, save, ctx.limits().workflow_steps)
+        .create_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
-    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    let versions = t.workflow_versions(caller.scope(), id).await?;
     Ok(AxumJson(out(wf, Some(versions))))
 }
 
@@ -236,13 +236,13 @@ async fn update(
 ) -> ApiResult<AxumJson<WorkflowOut>> {
     let keep_disabled = match body.disabled {
         Some(_) => false,
-        None => t.workflow(caller.workspace_id, id).await?.disabled,
+        None => t.workflow(caller.scope(), id).await?.disabled,
     };
     let save = save_of(body, keep_disabled);
     let wf = t
-        .update_workflow(caller.workspace_id, id, save, ctx.limits().workflow_steps)
+        .update_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
-    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    let versions = t.workflow_versions(caller.scope(), id).await?;
     Ok(AxumJson(out(wf, Some(versions))))
 }
 
@@ -258,8 +258,8 @@ async fn fetch(
     Extension(t): Extension<Transform>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<AxumJson<WorkflowOut>> {
-    let wf = t.workflow(caller.workspace_id, id).await?;
-    let versions = t.workflow_versions(caller.workspace_id, id).await?;
+    let wf = t.workflow(caller.scope(), id).await?;
+    let versions = t.workflow_versions(caller.scope(), id).await?;
     Ok(AxumJson(out(wf, Some(versions))))
 }
 
@@ -283,7 +283,7 @@ async fn list(
     };
     let schema = q.schema.filter(|s| !s.is_empty());
     let page = t
-        .list_workflows(caller.workspace_id, created_at, schema.as_deref(), limit)
+        .list_workflows(caller.scope(), created_at, schema.as_deref(), limit)
         .await?;
     Ok(AxumJson(WorkflowList {
         list: page.items.into_iter().map(|w| out(w, None)).collect(),

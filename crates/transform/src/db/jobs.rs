@@ -1,0 +1,198 @@
+//! `transform_jobs` rows as the API sees them (the worker's statements are in `queue`).
+
+use chrono::{DateTime, Utc};
+use folio_store::rows::{json, uuid, uuid_opt};
+use folio_store::{Backend, Scope, Store, from_millis, millis};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use uuid::Uuid;
+
+use crate::error::TransformResult;
+use crate::model::Job;
+
+const COLUMNS: &str = "id, created_at, updated_at, completed_at, workflow_id, workflow_version, \
+                       silo_entry_id, job_key, args, tags, status, faults, request_hash";
+
+/// Where a new job starts, besides what its [`Job`] says.
+pub(crate) struct Start<'a> {
+    /// Hash of the request: a repeat of it answers the job, another request is a conflict.
+    pub request_hash: &'a str,
+    /// The first step.
+    pub step_id: &'a str,
+    /// The first step's intent.
+    pub intent_id: Uuid,
+    /// An e-invoice given as text, kept for an import step.
+    pub input: Option<String>,
+}
+
+/// Inserts a queued job unless its id or key is taken; true when inserted.
+pub(crate) async fn insert(
+    store: &Store,
+    scope: Scope,
+    job: &Job,
+    start: Start<'_>,
+) -> TransformResult<bool> {
+    let insert = "INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, \
+         workflow_id, workflow_version, silo_entry_id, job_key, args, tags, request_hash, status, \
+         faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims, input) \
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0, $14) \
+         ON CONFLICT DO NOTHING";
+    // on PostgreSQL the other nodes' workers hear of the new job in the same statement
+    // (`NOTIFY` is sent when it commits, only if a row was inserted); `SELECT n` says n rows
+    let sql = if store.backend() == Backend::Postgres {
+        format!("WITH job AS ({insert} RETURNING id) SELECT pg_notify($15, '') FROM job")
+    } else {
+        insert.to_string()
+    };
+    let done = scope
+        .query(&sql)
+        .bind(job.id.to_string())
+        .bind(millis(job.created_at))
+        .bind(job.workflow_id.to_string())
+        .bind(job.workflow_version)
+        .bind(job.silo_entry_id.map(|id| id.to_string()))
+        .bind(job.key.clone())
+        .bind(serde_json::to_string(&job.args)?)
+        .bind(serde_json::to_string(&job.tags)?)
+        .bind(start.request_hash.to_string())
+        .bind(job.status.clone())
+        .bind(start.step_id.to_string())
+        .bind(start.intent_id.to_string())
+        .bind(start.input)
+        .bind(crate::engine::READY_CHANNEL)
+        .execute(store.pool())
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// A job without its intents, with the hash of the request that created it.
+pub(crate) async fn get(
+    store: &Store,
+    scope: Scope,
+    id: Uuid,
+) -> TransformResult<Option<(Job, String)>> {
+    let sql = format!("SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND id = $2");
+    let row = scope
+        .query(&sql)
+        .bind(id.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    row.as_ref().map(decode).transpose()
+}
+
+/// The id of the job with this key.
+pub(crate) async fn id_by_key(
+    store: &Store,
+    scope: Scope,
+    key: &str,
+) -> TransformResult<Option<Uuid>> {
+    let row = scope
+        .query("SELECT id FROM transform_jobs WHERE workspace_id = $1 AND job_key = $2")
+        .bind(key.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row.map(|r| uuid(&r, "id")).transpose()?)
+}
+
+/// Up to `limit` jobs without their intents, newest first, created at or before `created_at`,
+/// after `cursor` (the `(created_at, id)` of the last job of the previous page).
+pub(crate) async fn list(
+    store: &Store,
+    scope: Scope,
+    created_at: Option<DateTime<Utc>>,
+    cursor: Option<(DateTime<Utc>, Uuid)>,
+    limit: i64,
+) -> TransformResult<Vec<Job>> {
+    let before = created_at.map(millis).unwrap_or(i64::MAX);
+    // no cursor: an empty id, which the statement reads as "from the start"
+    let (c_at, c_id) = cursor
+        .map(|(t, id)| (millis(t), id.to_string()))
+        .unwrap_or((i64::MAX, String::new()));
+    let sql = format!(
+        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND created_at <= $2 \
+         AND (created_at < $3 OR (created_at = $3 AND id < $4) OR $4 = '') \
+         ORDER BY created_at DESC, id DESC LIMIT $5"
+    );
+    let rows = scope
+        .query(&sql)
+        .bind(before)
+        .bind(c_at)
+        .bind(c_id)
+        .bind(limit)
+        .fetch_all(store.pool())
+        .await?;
+    rows.iter().map(|r| decode(r).map(|(job, _)| job)).collect()
+}
+
+/// Whether the job has completed; `None` when there is no such job.
+pub(crate) async fn completed(
+    store: &Store,
+    scope: Scope,
+    id: Uuid,
+) -> TransformResult<Option<bool>> {
+    let row = scope
+        .query("SELECT completed_at FROM transform_jobs WHERE workspace_id = $1 AND id = $2")
+        .bind(id.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(match row {
+        Some(row) => Some(row.try_get::<Option<i64>, _>("completed_at")?.is_some()),
+        None => None,
+    })
+}
+
+/// The e-invoice text the job was given, if any (`None` also when there is no such job).
+pub(crate) async fn input(
+    store: &Store,
+    scope: Scope,
+    id: Uuid,
+) -> TransformResult<Option<String>> {
+    let row = scope
+        .query("SELECT input FROM transform_jobs WHERE workspace_id = $1 AND id = $2")
+        .bind(id.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(match row {
+        Some(row) => row.try_get("input")?,
+        None => None,
+    })
+}
+
+/// Makes `envelope_id` the envelope of a job that has none.
+pub(crate) async fn adopt_envelope(
+    store: &Store,
+    scope: Scope,
+    id: Uuid,
+    envelope_id: Uuid,
+) -> TransformResult<()> {
+    scope
+        .query(
+            "UPDATE transform_jobs SET silo_entry_id = $3 \
+             WHERE workspace_id = $1 AND id = $2 AND silo_entry_id IS NULL",
+        )
+        .bind(id.to_string())
+        .bind(envelope_id.to_string())
+        .execute(store.pool())
+        .await?;
+    Ok(())
+}
+
+fn decode(row: &AnyRow) -> TransformResult<(Job, String)> {
+    let completed_at: Option<i64> = row.try_get("completed_at")?;
+    let job = Job {
+        id: uuid(row, "id")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+        completed_at: completed_at.map(from_millis),
+        workflow_id: uuid(row, "workflow_id")?,
+        workflow_version: row.try_get("workflow_version")?,
+        silo_entry_id: uuid_opt(row, "silo_entry_id")?,
+        key: row.try_get("job_key")?,
+        args: json(row, "args")?,
+        tags: json(row, "tags")?,
+        status: row.try_get("status")?,
+        faults: json(row, "faults")?,
+        intents: Vec::new(),
+    };
+    Ok((job, row.try_get("request_hash")?))
+}

@@ -1,0 +1,240 @@
+//! `transform_jobs` as a queue: claim with a lease, renew, release, and move a job on with
+//! its step's intent.
+//!
+//! A job is claimable when `ready_at <= now`. Claiming sets `lease_owner` to a fresh claim id
+//! and moves `ready_at` to the lease's expiry, so an expired lease makes the job claimable again
+//! with no extra condition. Every later write by the worker is fenced by `lease_owner`: a worker
+//! that lost its lease (it stalled past the expiry and another node took the job) writes nothing.
+
+use chrono::{DateTime, Utc};
+use folio_api::Fault;
+use folio_store::rows::{json, json_opt, uuid, uuid_opt};
+use folio_store::{Backend, Query, Scope, Store, millis};
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use uuid::Uuid;
+
+use crate::engine::queue::Claimed;
+use crate::error::TransformResult;
+use crate::model::Intent;
+use crate::workflow::Phase;
+
+/// The claim that fences a worker's writes to a job.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lease {
+    /// The job.
+    pub job_id: Uuid,
+    /// The claim id, in `lease_owner` while the claim holds.
+    pub owner: Uuid,
+}
+
+/// Where a job goes after a step, as [`advance`] writes it.
+#[derive(Debug)]
+pub(crate) struct Position<'a> {
+    pub phase: Phase,
+    pub step_id: &'a str,
+    pub intent_id: Uuid,
+    pub intent_seq: i64,
+    pub attempt: u32,
+    pub step_state: Option<&'a Value>,
+    /// `None`: not to be claimed again (the job is over).
+    pub ready_at: Option<DateTime<Utc>>,
+    /// The claim kept by the worker, if it carries on at once.
+    pub owner: Option<Uuid>,
+    pub status: &'static str,
+    pub completed_at: Option<DateTime<Utc>>,
+    pub updated_at: DateTime<Utc>,
+    pub faults: &'a [Fault],
+}
+
+/// Claims the job of any workspace that has been ready longest, for `owner` until `until`.
+/// Unscoped on purpose: a worker serves every workspace. `id` alone picks the row (job ids are
+/// uuids, unique in practice across workspaces); the row reports its workspace, so nothing is
+/// mixed up if two ever collide.
+pub(crate) async fn claim(
+    store: &Store,
+    owner: Uuid,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> TransformResult<Option<Claimed>> {
+    let sql = format!(
+        "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
+         status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
+         WHERE id = (SELECT id FROM transform_jobs WHERE ready_at <= $3 \
+                     ORDER BY ready_at LIMIT 1{}) \
+         RETURNING workspace_id, id, workflow_id, workflow_version, silo_entry_id, job_key, args, \
+                   faults, phase, step_id, intent_id, intent_seq, attempt, step_state",
+        store.backend().skip_locked()
+    );
+    let row = sqlx::query(&sql)
+        .bind(owner.to_string())
+        .bind(millis(until))
+        .bind(millis(now))
+        .fetch_optional(store.pool())
+        .await?;
+    row.map(|row| claimed(&row, owner)).transpose()
+}
+
+fn claimed(row: &AnyRow, owner: Uuid) -> TransformResult<Claimed> {
+    let phase: String = row.try_get("phase")?;
+    Ok(Claimed {
+        workspace_id: uuid(row, "workspace_id")?,
+        id: uuid(row, "id")?,
+        owner,
+        workflow_id: uuid(row, "workflow_id")?,
+        workflow_version: row.try_get("workflow_version")?,
+        silo_entry_id: uuid_opt(row, "silo_entry_id")?,
+        key: row.try_get("job_key")?,
+        args: json(row, "args")?,
+        faults: json(row, "faults")?,
+        phase: if phase == "rescue" {
+            Phase::Rescue
+        } else {
+            Phase::Main
+        },
+        step_id: row
+            .try_get::<Option<String>, _>("step_id")?
+            .unwrap_or_default(),
+        intent_id: uuid(row, "intent_id")?,
+        intent_seq: row.try_get("intent_seq")?,
+        attempt: row.try_get::<i64, _>("attempt")?.max(0) as u32,
+        step_state: json_opt(row, "step_state")?.unwrap_or(Value::Null),
+    })
+}
+
+/// Extends a lease to `until`; false when it was lost.
+pub(crate) async fn renew(
+    store: &Store,
+    scope: Scope,
+    lease: Lease,
+    until: DateTime<Utc>,
+) -> TransformResult<bool> {
+    let done = scope
+        .query(
+            "UPDATE transform_jobs SET ready_at = $4 \
+             WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3",
+        )
+        .bind(lease.job_id.to_string())
+        .bind(lease.owner.to_string())
+        .bind(millis(until))
+        .execute(store.pool())
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives a job back to the queue, ready at `ready_at`.
+pub(crate) async fn release(
+    store: &Store,
+    scope: Scope,
+    lease: Lease,
+    ready_at: DateTime<Utc>,
+) -> TransformResult<()> {
+    scope
+        .query(
+            "UPDATE transform_jobs SET ready_at = $4, lease_owner = NULL \
+             WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3",
+        )
+        .bind(lease.job_id.to_string())
+        .bind(lease.owner.to_string())
+        .bind(millis(ready_at))
+        .execute(store.pool())
+        .await?;
+    Ok(())
+}
+
+/// Moves a job `to` its next position and saves the intent of the step it ran (number
+/// `intent_seq` of the job), both or neither, fenced by the lease; false when the lease was
+/// lost (nothing is written then). On PostgreSQL a finished job (`completed_at` set) is
+/// announced with `NOTIFY` when the statement commits.
+pub(crate) async fn advance(
+    store: &Store,
+    scope: Scope,
+    lease: Lease,
+    to: &Position<'_>,
+    intent: &Intent,
+    intent_seq: i64,
+) -> TransformResult<bool> {
+    let faults = serde_json::to_string(to.faults)?;
+    let events = serde_json::to_string(&intent.events)?;
+    let bind = |q| bind_move(q, lease, to, &faults, intent, intent_seq, &events);
+    if store.backend() == Backend::Postgres {
+        let done = to.completed_at.is_some();
+        // one statement, atomic on its own: the fenced update, the intent (only when the update
+        // matched) and, for a finished job, the notice (sent when it commits)
+        let sql = format!(
+            "WITH job AS ({UPDATE_JOB} RETURNING id), \
+             intent AS (INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, \
+             name, provider, completed, created_at, updated_at, events) \
+             SELECT $1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24 FROM job {UPSERT_INTENT}) \
+             SELECT {} FROM job",
+            if done { "pg_notify($25, job.id)" } else { "1" }
+        );
+        let mut q = bind(scope.query(&sql));
+        if done {
+            q = q.bind(crate::engine::DONE_CHANNEL);
+        }
+        // (`execute`: the Any driver cannot decode pg_notify's `void`; `SELECT n` says n rows)
+        return Ok(q.execute(store.pool()).await?.rows_affected() == 1);
+    }
+    let mut tx = store.begin_write().await?;
+    let updated = bind(scope.query(UPDATE_JOB)).execute(&mut *tx).await?;
+    if updated.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    let sql = format!(
+        "INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, name, provider, \
+         completed, created_at, updated_at, events) \
+         VALUES ($1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24) {UPSERT_INTENT}"
+    );
+    // the same numbering as above: $3..$15 are bound (and unused) so the intent's are $16..
+    bind(scope.query(&sql)).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` are its new columns.
+const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $4, step_id = $5, intent_id = $6, \
+     intent_seq = $7, attempt = $8, step_state = $9, ready_at = $10, lease_owner = $11, \
+     status = $12, completed_at = $13, updated_at = $14, faults = $15 \
+     WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
+
+const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
+     completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";
+
+/// Binds `$2`..`$24` (the scope is `$1`): the lease and the job's new columns of
+/// [`UPDATE_JOB`], then the intent's columns.
+fn bind_move<'q>(
+    q: Query<'q>,
+    lease: Lease,
+    to: &Position<'_>,
+    faults: &str,
+    intent: &Intent,
+    intent_seq: i64,
+    events: &str,
+) -> Query<'q> {
+    q.bind(lease.job_id.to_string())
+        .bind(lease.owner.to_string())
+        .bind(to.phase.as_str())
+        .bind(to.step_id.to_string())
+        .bind(to.intent_id.to_string())
+        .bind(to.intent_seq)
+        .bind(i64::from(to.attempt))
+        .bind(to.step_state.map(|s| s.to_string()))
+        .bind(to.ready_at.map(millis))
+        .bind(to.owner.map(|o| o.to_string()))
+        .bind(to.status)
+        .bind(to.completed_at.map(millis))
+        .bind(millis(to.updated_at))
+        .bind(faults.to_string())
+        .bind(intent.id.to_string())
+        .bind(intent_seq)
+        .bind(intent.step_id.clone())
+        .bind(intent.name.clone())
+        .bind(intent.provider.clone())
+        .bind(i64::from(intent.completed))
+        .bind(millis(intent.created_at))
+        .bind(millis(intent.updated_at))
+        .bind(events.to_string())
+}
