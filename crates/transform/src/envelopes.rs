@@ -1,6 +1,7 @@
 //! What jobs need from the silo when they are created.
 
 use folio_silo::{NewEnvelope, SiloError};
+use folio_store::Scope;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -9,12 +10,8 @@ use crate::error::{TransformError, TransformResult};
 
 impl Transform {
     /// 422 unless the envelope exists in the workspace.
-    pub(crate) async fn check_envelope(&self, workspace_id: Uuid, id: Uuid) -> TransformResult<()> {
-        match self
-            .silo()
-            .exists(folio_store::Scope::new(workspace_id), id)
-            .await
-        {
+    pub(crate) async fn check_envelope(&self, scope: Scope, id: Uuid) -> TransformResult<()> {
+        match self.silo().exists(scope, id).await {
             Ok(_) => Ok(()),
             Err(SiloError::NotFound(_)) => Err(TransformError::invalid(
                 "silo_entry_id",
@@ -25,18 +22,14 @@ impl Transform {
     }
 
     /// Stores a job's `data` (a document or an envelope) in the silo; returns its id.
-    pub(crate) async fn store_document(
-        &self,
-        workspace_id: Uuid,
-        data: Value,
-    ) -> TransformResult<Uuid> {
+    pub(crate) async fn store_document(&self, scope: Scope, data: Value) -> TransformResult<Uuid> {
         let new = NewEnvelope {
             data: data.to_string(),
             ..NewEnvelope::default()
         };
         let entry = self
             .silo()
-            .create(folio_store::Scope::new(workspace_id), new)
+            .create(scope, new)
             .await
             .map_err(|e| silo_error("data", e))?;
         Ok(entry.id)

@@ -57,10 +57,10 @@ impl Transform {
                     "send either data or silo_entry_id, not both",
                 ));
             }
-            (Some(id), None) => self.check_envelope(scope.workspace_id(), id).await?,
+            (Some(id), None) => self.check_envelope(scope, id).await?,
             (None, Some(Value::String(xml))) => input = Some(checked_input(xml)?),
             (None, Some(data)) => {
-                new.silo_entry_id = Some(self.store_document(scope.workspace_id(), data).await?);
+                new.silo_entry_id = Some(self.store_document(scope, data).await?);
             }
             (None, None) => {}
         }

@@ -223,20 +223,10 @@ impl Action for Import {
             allow_invalid: true,
             ..NewEnvelope::default()
         };
-        let entry = match cx
-            .transform
-            .silo()
-            .create(folio_store::Scope::new(cx.workspace_id), new)
-            .await
-        {
+        let entry = match cx.transform.silo().create(cx.scope(), new).await {
             Ok(e) => e,
             Err(SiloError::Conflict(_)) => {
-                match cx
-                    .transform
-                    .silo()
-                    .get(folio_store::Scope::new(cx.workspace_id), new_id)
-                    .await
-                {
+                match cx.transform.silo().get(cx.scope(), new_id).await {
                     // a re-run after a crash: the envelope is already there
                     Ok(e) => e,
                     Err(e) => return silo_outcome(e),
@@ -261,12 +251,7 @@ impl Action for Import {
         if let Err(e) = cx
             .transform
             .silo()
-            .put_file(
-                folio_store::Scope::new(cx.workspace_id),
-                entry.id,
-                file_id,
-                source_file,
-            )
+            .put_file(cx.scope(), entry.id, file_id, source_file)
             .await
         {
             return silo_outcome(e);
@@ -325,7 +310,7 @@ async fn attached(
     let entry = cx
         .transform
         .silo()
-        .get(folio_store::Scope::new(cx.workspace_id), envelope_id)
+        .get(cx.scope(), envelope_id)
         .await
         .map_err(silo_outcome)?;
     let file = entry
@@ -348,11 +333,7 @@ async fn attached(
     let (_, bytes) = cx
         .transform
         .silo()
-        .get_file(
-            folio_store::Scope::new(cx.workspace_id),
-            envelope_id,
-            file.id,
-        )
+        .get_file(cx.scope(), envelope_id, file.id)
         .await
         .map_err(silo_outcome)?;
     Ok((file.name.clone(), bytes.to_vec()))

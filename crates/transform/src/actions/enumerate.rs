@@ -92,11 +92,7 @@ impl Action for Enumerate {
         if let Err(e) = cx
             .transform
             .silo()
-            .modify(
-                folio_store::Scope::new(cx.workspace_id),
-                envelope_id,
-                &patch,
-            )
+            .modify(cx.scope(), envelope_id, &patch)
             .await
         {
             return silo_outcome(e);

@@ -56,18 +56,8 @@ impl Action for Embed {
         };
         let silo = cx.transform.silo();
         let (pdf_bytes, cii_bytes) = match (
-            silo.get_file(
-                folio_store::Scope::new(cx.workspace_id),
-                envelope_id,
-                pdf.id,
-            )
-            .await,
-            silo.get_file(
-                folio_store::Scope::new(cx.workspace_id),
-                envelope_id,
-                cii.id,
-            )
-            .await,
+            silo.get_file(cx.scope(), envelope_id, pdf.id).await,
+            silo.get_file(cx.scope(), envelope_id, cii.id).await,
         ) {
             (Ok((_, p)), Ok((_, c))) => (p.to_vec(), c.to_vec()),
             (Err(e), _) | (_, Err(e)) => return silo_outcome(e),

@@ -150,7 +150,7 @@ impl StepCx<'_> {
         let entry = self
             .transform
             .silo()
-            .get(folio_store::Scope::new(self.workspace_id), id)
+            .get(self.scope(), id)
             .await
             .map_err(silo_outcome)?;
         let data = serde_json::from_str(entry.data.as_deref().unwrap_or("null"))
@@ -167,12 +167,7 @@ impl StepCx<'_> {
     ) -> Result<folio_silo::FileInfo, Outcome> {
         self.transform
             .silo()
-            .put_file(
-                folio_store::Scope::new(self.workspace_id),
-                envelope_id,
-                file_id,
-                file,
-            )
+            .put_file(self.scope(), envelope_id, file_id, file)
             .await
             .map_err(silo_outcome)
     }

@@ -90,7 +90,7 @@ impl Action for SetState {
         match cx
             .transform
             .silo()
-            .set_state_once(folio_store::Scope::new(cx.workspace_id), id, new)
+            .set_state_once(cx.scope(), id, new)
             .await
         {
             Ok(Some(_)) => done(id, "state", format!("state set to {}", config.state)),
@@ -135,7 +135,7 @@ impl Action for SetFolder {
         match cx
             .transform
             .silo()
-            .move_to_folder(folio_store::Scope::new(cx.workspace_id), id, folder)
+            .move_to_folder(cx.scope(), id, folder)
             .await
         {
             Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),
@@ -166,12 +166,7 @@ impl Action for Close {
             Ok(id) => id,
             Err(o) => return o,
         };
-        match cx
-            .transform
-            .silo()
-            .sign(folio_store::Scope::new(cx.workspace_id), id)
-            .await
-        {
+        match cx.transform.silo().sign(cx.scope(), id).await {
             Ok(entry) => {
                 let mut o = done(id, "signed", "envelope signed".into());
                 if let Outcome::Ok(r) = &mut o {
@@ -221,7 +216,7 @@ impl Action for Modify {
         match cx
             .transform
             .silo()
-            .modify(folio_store::Scope::new(cx.workspace_id), id, &config.patch)
+            .modify(cx.scope(), id, &config.patch)
             .await
         {
             Ok(entry) => {

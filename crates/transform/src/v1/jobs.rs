@@ -312,7 +312,7 @@ async fn fetch(
 ) -> ApiResult<AxumJson<JobOut>> {
     let wait = wait_of(&ctx, &q)?;
     let job = t.wait_job(caller.scope(), id, wait).await?;
-    Ok(AxumJson(with_envelope(&t, caller.workspace_id, job).await))
+    Ok(AxumJson(with_envelope(&t, caller.scope(), job).await))
 }
 
 /// Fetch a job by its key.
@@ -326,7 +326,7 @@ async fn fetch_by_key(
     Path(key): Path<String>,
 ) -> ApiResult<AxumJson<JobOut>> {
     let job = t.job_by_key(caller.scope(), &key).await?;
-    Ok(AxumJson(with_envelope(&t, caller.workspace_id, job).await))
+    Ok(AxumJson(with_envelope(&t, caller.scope(), job).await))
 }
 
 /// List jobs.
@@ -415,7 +415,7 @@ async fn create(
     };
     Ok((
         StatusCode::ACCEPTED,
-        AxumJson(with_envelope(t, caller.workspace_id, job).await),
+        AxumJson(with_envelope(t, caller.scope(), job).await),
     ))
 }
 
@@ -438,13 +438,9 @@ fn parse_cursor(c: &str) -> Option<(chrono::DateTime<chrono::Utc>, Uuid)> {
 }
 
 /// The wire form of one job, with its envelope and the envelope's files as they are now.
-async fn with_envelope(t: &Transform, workspace_id: Uuid, job: Job) -> JobOut {
+async fn with_envelope(t: &Transform, scope: folio_store::Scope, job: Job) -> JobOut {
     let entry = match job.silo_entry_id {
-        Some(id) => t
-            .silo()
-            .get(folio_store::Scope::new(workspace_id), id)
-            .await
-            .ok(),
+        Some(id) => t.silo().get(scope, id).await.ok(),
         None => None,
     };
     let Some(entry) = entry else {
