@@ -11,9 +11,10 @@ use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
 use crate::error::{TransformError, TransformResult};
-use crate::model::{Intent, Job, NewJob, Page, status};
+use crate::model::{Intent, Job, NewJob, status};
 use crate::workflow::{Phase, canonical};
 use crate::{Notice, Transform, db};
+use folio_api::page::{Page, Position};
 
 impl Transform {
     /// Creates a job on the workflow's current published version (`created` is false when the
@@ -139,19 +140,27 @@ impl Transform {
         &self,
         scope: Scope,
         created_at: Option<DateTime<Utc>>,
-        cursor: Option<(DateTime<Utc>, Uuid)>,
+        cursor: Option<Position>,
         limit: i64,
     ) -> TransformResult<Page<Job>> {
         // one more than the page tells whether there is a next page
+        let cursor = cursor.map(|p| (p.created_at, p.id));
         let mut jobs = db::jobs::list(self.store(), scope, created_at, cursor, limit + 1).await?;
         let next = if jobs.len() as i64 > limit {
             jobs.truncate(limit as usize);
-            jobs.last().map(|j| (j.created_at, j.id))
+            jobs.last().map(|j| Position {
+                created_at: j.created_at,
+                id: j.id,
+            })
         } else {
             None
         };
         self.attach_intents(scope, &mut jobs).await?;
-        Ok(Page { items: jobs, next })
+        Ok(Page {
+            items: jobs,
+            next,
+            next_created_at: None,
+        })
     }
 
     /// The job once it has completed, or as it is when `timeout` passes. Wakes on the

@@ -164,12 +164,3 @@ pub struct NewJob {
     /// Tags.
     pub tags: Vec<String>,
 }
-
-/// A page of jobs or workflows, newest first.
-#[derive(Debug, Clone)]
-pub struct Page<T> {
-    /// The items.
-    pub items: Vec<T>,
-    /// Where the next page starts (`created_at`, id) when there is one.
-    pub next: Option<(DateTime<Utc>, Uuid)>,
-}

@@ -7,9 +7,10 @@ use folio_store::{Backend, Scope, WriteTx, millis};
 use uuid::Uuid;
 
 use crate::error::{TransformError, TransformResult};
-use crate::model::{Page, SaveWorkflow, Workflow, WorkflowVersion};
+use crate::model::{SaveWorkflow, Workflow, WorkflowVersion};
 use crate::workflow::Definition;
 use crate::{Transform, db};
+use folio_api::page::Page;
 
 impl Transform {
     /// Validates a definition for saving: fills missing step ids, then checks actions, step
@@ -125,7 +126,7 @@ impl Transform {
     }
 
     /// Workflows created at or before `created_at`, newest first, optionally of one schema.
-    /// A page never splits a millisecond: `next` is exact when sent back as `created_at`. When
+    /// A page never splits a millisecond: `next_created_at` is exact when sent back as `created_at`. When
     /// more than `limit` workflows share the boundary millisecond the page holds the whole group
     /// (longer than `limit`), as the silo's lists do, so none is skipped.
     pub async fn list_workflows(
@@ -140,20 +141,24 @@ impl Transform {
         let mut items =
             db::workflows::between(store, scope, (i64::MIN, before), schema, Some(limit + 1))
                 .await?;
-        let mut next = None;
+        let mut next_created_at = None;
         if items.len() as i64 > limit {
             let boundary = items[limit as usize].created_at;
             let keep = items.iter().take_while(|w| w.created_at > boundary).count();
             if keep > 0 {
                 items.truncate(keep);
-                next = Some((boundary, Uuid::nil()));
+                next_created_at = Some(boundary);
             } else {
                 let at = millis(boundary);
                 items = db::workflows::between(store, scope, (at, at), schema, None).await?;
-                next = Some((boundary - chrono::Duration::milliseconds(1), Uuid::nil()));
+                next_created_at = Some(boundary - chrono::Duration::milliseconds(1));
             }
         }
-        Ok(Page { items, next })
+        Ok(Page {
+            items,
+            next: None,
+            next_created_at,
+        })
     }
 
     /// The definition of a published version (cached: versions never change).

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::{Extension, Json as AxumJson};
+use folio_api::page::Position;
 use folio_api::{ApiError, ApiResult, Caller, Ctx, Fault, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -341,19 +342,9 @@ async fn list(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<AxumJson<JobList>> {
     let limit = page::limit(q.limit)?;
-    let created_at = match q.created_at.as_deref().filter(|s| !s.is_empty()) {
-        Some(s) => Some(time::parse(s).ok_or_else(|| {
-            ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")
-        })?),
-        None => None,
-    };
+    let created_at = page::created_at(q.created_at.as_deref())?;
     let cursor = q.cursor.filter(|c| !c.is_empty());
-    let after = match cursor.as_deref() {
-        Some(c) => {
-            Some(parse_cursor(c).ok_or_else(|| ApiError::invalid_field("cursor", "not a cursor"))?)
-        }
-        None => None,
-    };
+    let after = Position::param(cursor.as_deref())?;
     let page = t
         .list_jobs(caller.scope(), created_at, after, limit)
         .await?;
@@ -362,9 +353,7 @@ async fn list(
         limit,
         created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
         cursor,
-        next_cursor: page
-            .next
-            .map(|(at, id)| format!("{}_{}", folio_store::millis(at), id.simple())),
+        next_cursor: page.next.map(Position::cursor),
     }))
 }
 
@@ -429,12 +418,6 @@ fn wait_of(ctx: &Ctx, q: &WaitQuery) -> ApiResult<Duration> {
         Some(n) => Ok(Duration::from_secs(n)),
         None => Ok(Duration::ZERO),
     }
-}
-
-fn parse_cursor(c: &str) -> Option<(chrono::DateTime<chrono::Utc>, Uuid)> {
-    let (ms, id) = c.split_once('_')?;
-    let ms: i64 = ms.parse().ok()?;
-    Some((folio_store::from_millis(ms), Uuid::parse_str(id).ok()?))
 }
 
 /// The wire form of one job, with its envelope and the envelope's files as they are now.

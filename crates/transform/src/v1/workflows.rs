@@ -1,7 +1,7 @@
 //! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
 
 use axum::{Extension, Json as AxumJson};
-use folio_api::{ApiError, ApiResult, Caller, Ctx, Json, Path, Query, page, time};
+use folio_api::{ApiResult, Caller, Ctx, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -275,12 +275,7 @@ async fn list(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<AxumJson<WorkflowList>> {
     let limit = page::limit(q.limit)?;
-    let created_at = match q.created_at.as_deref().filter(|s| !s.is_empty()) {
-        Some(s) => Some(time::parse(s).ok_or_else(|| {
-            ApiError::invalid_field("created_at", "expected an RFC 3339 timestamp")
-        })?),
-        None => None,
-    };
+    let created_at = page::created_at(q.created_at.as_deref())?;
     let schema = q.schema.filter(|s| !s.is_empty());
     let page = t
         .list_workflows(caller.scope(), created_at, schema.as_deref(), limit)
@@ -289,7 +284,7 @@ async fn list(
         list: page.items.into_iter().map(|w| out(w, None)).collect(),
         limit,
         created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
-        next_created_at: page.next.map(|(t, _)| time::format(&t)),
+        next_created_at: page.next_created_at.as_ref().map(time::format),
         schema,
     }))
 }
