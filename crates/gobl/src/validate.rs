@@ -150,7 +150,43 @@ impl Validator {
         }
     }
 
+    /// The core rules of an invoice (GOBL's `bill-invoice-*`, `bill-line-*` and
+    /// `bill-discount-*`), in GOBL's order.
     fn invoice(&mut self, doc: &Map<String, Value>) {
+        self.invoice_type(doc);
+        self.invoice_issue_date(doc);
+        self.invoice_currency(doc);
+        self.invoice_parties(doc);
+        self.invoice_value_date(doc);
+        let bypass = doc
+            .get("$tags")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|t| t == "bypass"));
+        for (i, l) in doc
+            .get("lines")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            self.invoice_line(doc, &format!("$.lines[{i}]"), l, bypass);
+        }
+        for k in ["discounts", "charges"] {
+            for (i, d) in doc
+                .get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                self.invoice_adjustment(doc, &format!("$.{k}[{i}]"), d);
+            }
+        }
+        self.invoice_lines_and_totals(doc, bypass);
+    }
+
+    /// `type`: present and one of GOBL's invoice types.
+    fn invoice_type(&mut self, doc: &Map<String, Value>) {
         const TYPES: &[&str] = &[
             "standard",
             "proforma",
@@ -172,6 +208,10 @@ impl Validator {
             ),
             _ => {}
         }
+    }
+
+    /// `issue_date`: present and a valid date.
+    fn invoice_issue_date(&mut self, doc: &Map<String, Value>) {
         self.required(
             doc,
             "$",
@@ -188,6 +228,10 @@ impl Validator {
                 "invoice issue date is not a valid date",
             );
         }
+    }
+
+    /// `currency`: present and a known currency.
+    fn invoice_currency(&mut self, doc: &Map<String, Value>) {
         match doc.get("currency").and_then(Value::as_str) {
             None | Some("") => self.push(
                 "$.currency".into(),
@@ -201,6 +245,10 @@ impl Validator {
             ),
             _ => {}
         }
+    }
+
+    /// A supplier with a name; a customer with a tax-id code needs a name too.
+    fn invoice_parties(&mut self, doc: &Map<String, Value>) {
         match doc.get("supplier").and_then(Value::as_object) {
             None => self.push(
                 "$.supplier".into(),
@@ -231,6 +279,10 @@ impl Validator {
                 );
             }
         }
+    }
+
+    /// `value_date` and `tax.point` exclude each other.
+    fn invoice_value_date(&mut self, doc: &Map<String, Value>) {
         let has_tax_point = doc
             .get("tax")
             .and_then(|t| t.get("point"))
@@ -243,103 +295,74 @@ impl Validator {
                 "value date cannot be set when tax point is set",
             );
         }
-        let bypass = doc
-            .get("$tags")
-            .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().any(|t| t == "bypass"));
-        for (i, l) in doc
-            .get("lines")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let base = format!("$.lines[{i}]");
-            let Some(lo) = l.as_object() else {
-                self.push(base, "bill-line-00", "line must be an object");
-                continue;
-            };
+    }
+
+    /// One line at `base`: an object with a quantity, an item, its amounts (unless the
+    /// invoice is `bypass`) and valid tax combos.
+    fn invoice_line(&mut self, doc: &Map<String, Value>, base: &str, l: &Value, bypass: bool) {
+        let Some(lo) = l.as_object() else {
+            self.push(base.into(), "bill-line-00", "line must be an object");
+            return;
+        };
+        self.required(lo, base, "quantity", "bill-line-02", "quantity is required");
+        match lo.get("item").and_then(Value::as_object) {
+            None => self.push(format!("{base}.item"), "bill-line-03", "item is required"),
+            Some(it) => self.line_item(lo, base, it, bypass),
+        }
+        self.combos(doc, base, lo);
+    }
+
+    /// A line's item: price and name; a priced item needs the line's sum and total (the
+    /// calculation writes them, unless the invoice is `bypass`).
+    fn line_item(
+        &mut self,
+        lo: &Map<String, Value>,
+        base: &str,
+        it: &Map<String, Value>,
+        bypass: bool,
+    ) {
+        let item = format!("{base}.item");
+        self.required(
+            it,
+            &item,
+            "price",
+            "bill-invoice-08",
+            "invoice line item price is required",
+        );
+        self.required(it, &item, "name", "org-item-01", "item name is required");
+        if !bypass && present(it, "price") {
             self.required(
                 lo,
-                &base,
-                "quantity",
-                "bill-line-02",
-                "quantity is required",
+                base,
+                "sum",
+                "bill-line-04",
+                "sum is required when item has a price",
             );
-            match lo.get("item").and_then(Value::as_object) {
-                None => self.push(format!("{base}.item"), "bill-line-03", "item is required"),
-                Some(it) => {
-                    self.required(
-                        it,
-                        &format!("{base}.item"),
-                        "price",
-                        "bill-invoice-08",
-                        "invoice line item price is required",
-                    );
-                    self.required(
-                        it,
-                        &format!("{base}.item"),
-                        "name",
-                        "org-item-01",
-                        "item name is required",
-                    );
-                    if !bypass && present(it, "price") {
-                        self.required(
-                            lo,
-                            &base,
-                            "sum",
-                            "bill-line-04",
-                            "sum is required when item has a price",
-                        );
-                        self.required(
-                            lo,
-                            &base,
-                            "total",
-                            "bill-line-05",
-                            "total is required when item has a price",
-                        );
-                    }
-                }
-            }
-            for (j, t) in lo
-                .get("taxes")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                self.combo(doc, &format!("{base}.taxes[{j}]"), t);
-            }
+            self.required(
+                lo,
+                base,
+                "total",
+                "bill-line-05",
+                "total is required when item has a price",
+            );
         }
-        for k in ["discounts", "charges"] {
-            for (i, d) in doc
-                .get(k)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let base = format!("$.{k}[{i}]");
-                if let Some(o) = d.as_object() {
-                    if present(o, "base") && !present(o, "percent") {
-                        self.push(
-                            format!("{base}.percent"),
-                            "bill-discount-01",
-                            "percent is required when base is set",
-                        );
-                    }
-                    for (j, t) in o
-                        .get("taxes")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                    {
-                        self.combo(doc, &format!("{base}.taxes[{j}]"), t);
-                    }
-                }
-            }
+    }
+
+    /// A document discount or charge at `base`: a base needs a percent; valid tax combos.
+    fn invoice_adjustment(&mut self, doc: &Map<String, Value>, base: &str, d: &Value) {
+        let Some(o) = d.as_object() else { return };
+        if present(o, "base") && !present(o, "percent") {
+            self.push(
+                format!("{base}.percent"),
+                "bill-discount-01",
+                "percent is required when base is set",
+            );
         }
+        self.combos(doc, base, o);
+    }
+
+    /// Lines, unless there are discounts or charges; totals, unless the invoice is `bypass`.
+    fn invoice_lines_and_totals(&mut self, doc: &Map<String, Value>, bypass: bool) {
         let has_adjustments = present(doc, "discounts") || present(doc, "charges");
         if !has_adjustments && !present(doc, "lines") {
             self.push(
@@ -354,6 +377,19 @@ impl Validator {
                 "bill-invoice-09",
                 "invoice totals are required",
             );
+        }
+    }
+
+    /// The `taxes` of the line, discount or charge `o` at `base`.
+    fn combos(&mut self, doc: &Map<String, Value>, base: &str, o: &Map<String, Value>) {
+        for (j, t) in o
+            .get("taxes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            self.combo(doc, &format!("{base}.taxes[{j}]"), t);
         }
     }
 

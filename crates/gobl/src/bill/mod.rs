@@ -5,6 +5,9 @@
 mod combo;
 pub mod correct;
 mod invoice;
+mod invoice_lines;
+mod invoice_taxes;
+mod invoice_totals;
 mod norm;
 mod total;
 pub(crate) mod val;

@@ -1,0 +1,338 @@
+//! Invoice lines and document-level discounts and charges: their amounts, computed at full
+//! precision, then written back after the final rounding.
+
+use serde_json::{Value, json};
+
+use super::CalcError;
+use super::invoice::{Ctx, Rounding, path_idx};
+use super::val::{Obj, amount, insert_after, num_err, percent, set_amount, string};
+use crate::currency;
+use crate::num::Amount;
+
+/// Extra decimals kept on line prices under the `precise` rounding rule.
+const LINE_PRECISION_EXTRA: u32 = 2;
+
+/// The computed values of one line, written back after the final rounding.
+pub(super) struct LineCalc {
+    pub(super) sum: Amount,
+    pub(super) total: Amount,
+    pub(super) discounts: Vec<Amount>,
+    pub(super) charges: Vec<Amount>,
+}
+
+/// Number and calculate every line; `None` for a line that is not an object or has no price.
+pub(super) fn calculate_lines(
+    doc: &mut Obj,
+    ctx: &Ctx,
+) -> Result<Vec<Option<LineCalc>>, CalcError> {
+    let mut line_calcs: Vec<Option<LineCalc>> = Vec::new();
+    if let Some(lines) = doc.get_mut("lines").and_then(Value::as_array_mut) {
+        for (i, l) in lines.iter_mut().enumerate() {
+            let Some(lo) = l.as_object_mut() else {
+                line_calcs.push(None);
+                continue;
+            };
+            set_index(lo, "i", i + 1);
+            line_calcs.push(calculate_line(lo, ctx, &path_idx("$.lines", i))?);
+        }
+    }
+    Ok(line_calcs)
+}
+
+/// The sum of the line totals, unrounded.
+pub(super) fn sum_lines(lines: &[Option<LineCalc>], ctx: &Ctx) -> Result<Amount, CalcError> {
+    let mut sum = ctx.zero();
+    for lc in lines.iter().flatten() {
+        sum = sum
+            .match_precision(lc.total)
+            .and_then(|s| s.add(lc.total))
+            .map_err(num_err("$.totals.sum"))?;
+    }
+    Ok(sum)
+}
+
+fn set_index(o: &mut Obj, k: &str, i: usize) {
+    if o.contains_key(k) {
+        o.insert(k.into(), Value::from(i));
+    } else {
+        o.shift_insert(0, k.into(), Value::from(i));
+    }
+}
+
+/// Convert an item's price into the document currency (using `alt_prices` or the exchange
+/// rates), raising it to at least the currency's subunits. Returns the price.
+fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: &str) -> Result<Amount, CalcError> {
+    let p = format!("{path}.item");
+    let price = amount(item, "price", &p)?.unwrap_or(Amount::ZERO);
+    let icur = string(item, "currency").map(str::to_string);
+    let icur_sub = icur
+        .as_deref()
+        .and_then(currency::subunits)
+        .unwrap_or(ctx.sub);
+    let price = price.rescale_up(icur_sub).map_err(num_err(&p))?;
+    let Some(icur) = icur.filter(|c| c != &ctx.cur) else {
+        set_amount(item, "price", price);
+        return Ok(price);
+    };
+    let original = json!({"currency": icur, "value": price.to_string()});
+    if let Some(alts) = item.get("alt_prices").and_then(Value::as_array) {
+        for (i, ap) in alts.iter().enumerate() {
+            let Some(apo) = ap.as_object() else { continue };
+            if string(apo, "currency") == Some(ctx.cur.as_str()) {
+                let ap_path = format!("{p}.alt_prices[{i}]");
+                let v = amount(apo, "value", &ap_path)?.unwrap_or(Amount::ZERO);
+                let v = v.rescale_up(ctx.sub).map_err(num_err(&ap_path))?;
+                item.insert("currency".into(), Value::String(ctx.cur.clone()));
+                set_amount(item, "price", v);
+                item.insert("alt_prices".into(), Value::Array(vec![original]));
+                return Ok(v);
+            }
+        }
+    }
+    let np = match currency::convert(&ctx.rates, &icur, &ctx.cur, price) {
+        Some(r) => r.map_err(num_err(&p))?,
+        None => {
+            return Err(CalcError::new(
+                format!("{p}.currency"),
+                format!("no exchange rate found from '{icur}' to '{}'", ctx.cur),
+            ));
+        }
+    };
+    item.insert("currency".into(), Value::String(ctx.cur.clone()));
+    set_amount(item, "price", np);
+    item.insert("alt_prices".into(), Value::Array(vec![original]));
+    Ok(np)
+}
+
+/// A line's sum (price × quantity), its discounts and charges, and its total.
+fn calculate_line(l: &mut Obj, ctx: &Ctx, path: &str) -> Result<Option<LineCalc>, CalcError> {
+    let quantity = amount(l, "quantity", path)?.unwrap_or(Amount::ZERO);
+    let Some(item) = l.get_mut("item").and_then(Value::as_object_mut) else {
+        return Ok(None);
+    };
+    if item.get("price").is_none_or(|v| v.is_null()) {
+        item.remove("alt_prices");
+        l.remove("sum");
+        l.remove("total");
+        return Ok(None);
+    }
+    let price = calculate_item_price(item, ctx, path)?;
+    let price_exp = price.exp();
+    let e = num_err(path);
+    let mut exp = ctx.sub;
+    if ctx.rr == Rounding::Precise {
+        exp += LINE_PRECISION_EXTRA;
+    }
+    let price = price.rescale_up(exp).map_err(&e)?;
+    let sum = ctx.apply(price.mul(quantity).map_err(&e)?).map_err(&e)?;
+    let mut total = sum;
+    let mut discounts = Vec::new();
+    if let Some(ds) = l.get_mut("discounts").and_then(Value::as_array_mut) {
+        for (i, d) in ds.iter_mut().enumerate() {
+            let Some(dobj) = d.as_object_mut() else {
+                continue;
+            };
+            let p = format!("{path}.discounts[{i}]");
+            let a = line_adjustment(dobj, ctx, sum, None, &p)?;
+            total = total.sub(a).map_err(&e)?;
+            discounts.push(a);
+        }
+    }
+    let mut charges = Vec::new();
+    if let Some(cs) = l.get_mut("charges").and_then(Value::as_array_mut) {
+        for (i, c) in cs.iter_mut().enumerate() {
+            let Some(cobj) = c.as_object_mut() else {
+                continue;
+            };
+            let p = format!("{path}.charges[{i}]");
+            let a = line_adjustment(cobj, ctx, sum, Some(quantity), &p)?;
+            total = total.add(a).map_err(&e)?;
+            charges.push(a);
+        }
+    }
+    // Keep the item's price precision for the final rounding.
+    let _ = price_exp;
+    Ok(Some(LineCalc {
+        sum,
+        total,
+        discounts,
+        charges,
+    }))
+}
+
+/// A line discount or charge amount (`quantity` given for charges, which may have a rate).
+fn line_adjustment(
+    o: &mut Obj,
+    ctx: &Ctx,
+    sum: Amount,
+    quantity: Option<Amount>,
+    p: &str,
+) -> Result<Amount, CalcError> {
+    let e = num_err(p);
+    let mut amt = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
+    if let Some(pc) = percent(o, "percent", p)? {
+        let mut base = sum;
+        if let Some(b) = amount(o, "base", p)? {
+            let b = b.rescale_up(ctx.sub).map_err(&e)?;
+            set_amount(o, "base", b);
+            base = ctx
+                .apply(b.rescale_up(ctx.sub + LINE_PRECISION_EXTRA).map_err(&e)?)
+                .map_err(&e)?;
+        }
+        amt = pc.of(base).map_err(&e)?;
+    }
+    if let Some(q) = quantity
+        && let Some(rate) = amount(o, "rate", p)?
+    {
+        let q = amount(o, "quantity", p)?.unwrap_or(q);
+        amt = rate.mul(q).map_err(&e)?;
+    }
+    amt.rescale_up(ctx.sub).map_err(&e)
+}
+
+/// Document-level discounts or charges: index, amount. Returns the unrounded amounts.
+pub(super) fn calculate_doc_adjustments(
+    doc: &mut Obj,
+    key: &str,
+    ctx: &Ctx,
+    sum: Amount,
+) -> Result<Vec<Option<Amount>>, CalcError> {
+    let mut out = Vec::new();
+    let Some(list) = doc.get_mut(key).and_then(Value::as_array_mut) else {
+        return Ok(out);
+    };
+    for (i, d) in list.iter_mut().enumerate() {
+        let Some(o) = d.as_object_mut() else {
+            out.push(None);
+            continue;
+        };
+        let p = format!("$.{key}[{i}]");
+        let e = num_err(&p);
+        set_index(o, "i", i + 1);
+        let mut amt = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
+        if let Some(pc) = percent(o, "percent", &p)? {
+            let mut base = sum;
+            if let Some(b) = amount(o, "base", &p)? {
+                base = ctx
+                    .apply(b.rescale_up(ctx.sub + LINE_PRECISION_EXTRA).map_err(&e)?)
+                    .map_err(&e)?;
+            }
+            amt = pc.of(base).map_err(&e)?;
+        }
+        out.push(Some(ctx.apply(amt).map_err(&e)?));
+    }
+    Ok(out)
+}
+
+/// The sum of document discounts or charges, unrounded; `None` when there are none.
+pub(super) fn sum_adjustments(
+    list: &[Option<Amount>],
+    ctx: &Ctx,
+) -> Result<Option<Amount>, CalcError> {
+    if list.is_empty() {
+        return Ok(None);
+    }
+    let mut t = ctx.zero();
+    for a in list.iter().flatten() {
+        t = t
+            .match_precision(*a)
+            .and_then(|t| t.add(*a))
+            .map_err(num_err("$.totals"))?;
+    }
+    Ok(Some(t))
+}
+
+/// Write the rounded amounts of document discounts or charges (to their base's precision).
+pub(super) fn write_doc_adjustments(
+    doc: &mut Obj,
+    key: &str,
+    list: &[Option<Amount>],
+    ctx: &Ctx,
+) -> Result<(), CalcError> {
+    let Some(arr) = doc.get_mut(key).and_then(Value::as_array_mut) else {
+        return Ok(());
+    };
+    for (i, (v, a)) in arr.iter_mut().zip(list).enumerate() {
+        let (Some(o), Some(a)) = (v.as_object_mut(), a) else {
+            continue;
+        };
+        let p = format!("$.{key}[{i}]");
+        let mut e = ctx.sub;
+        if let Some(b) = amount(o, "base", &p)? {
+            e = b.exp();
+        }
+        let a = a.rescale_down(e).map_err(num_err(&p))?;
+        set_adjustment_amount(o, a);
+    }
+    Ok(())
+}
+
+/// Write a discount's or charge's rounded amount: in place, else after its percent (or
+/// reason).
+fn set_adjustment_amount(o: &mut Obj, a: Amount) {
+    if o.contains_key("amount") {
+        set_amount(o, "amount", a);
+    } else {
+        let after = if o.contains_key("percent") {
+            "percent"
+        } else {
+            "reason"
+        };
+        insert_after(o, after, "amount", Value::String(a.to_string()));
+    }
+}
+
+/// Write each line's rounded sum, discounts, charges and total, to its price's precision.
+pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(), CalcError> {
+    let Some(lines) = doc.get_mut("lines").and_then(Value::as_array_mut) else {
+        return Ok(());
+    };
+    for (i, (l, lc)) in lines.iter_mut().zip(calcs).enumerate() {
+        let (Some(lo), Some(lc)) = (l.as_object_mut(), lc) else {
+            continue;
+        };
+        let p = path_idx("$.lines", i);
+        let e = num_err(&p);
+        let pe = lo
+            .get("item")
+            .and_then(Value::as_object)
+            .map(|it| amount(it, "price", &p))
+            .transpose()?
+            .flatten()
+            .map(|a| a.exp())
+            .unwrap_or(0);
+        let sum = lc.sum.rescale_down(pe).map_err(&e)?;
+        let total = lc.total.rescale_down(pe).map_err(&e)?;
+        for (arr, vals) in [("discounts", &lc.discounts), ("charges", &lc.charges)] {
+            if let Some(list) = lo.get_mut(arr).and_then(Value::as_array_mut) {
+                for (d, a) in list.iter_mut().zip(vals.iter()) {
+                    if let Some(dobj) = d.as_object_mut() {
+                        set_adjustment_amount(dobj, a.rescale_down(pe).map_err(&e)?);
+                    }
+                }
+            }
+        }
+        // Keep GOBL's order: i, quantity, item, sum, discounts, charges, taxes, total.
+        lo.remove("sum");
+        lo.remove("total");
+        let after = if lo.contains_key("item") {
+            "item"
+        } else {
+            "quantity"
+        };
+        insert_after(lo, after, "sum", Value::String(sum.to_string()));
+        lo.insert("total".into(), Value::String(total.to_string()));
+        let trailing: Vec<String> = lo
+            .keys()
+            .skip_while(|k| *k != "total")
+            .skip(1)
+            .cloned()
+            .collect();
+        for k in trailing {
+            if let Some(v) = lo.remove(&k) {
+                lo.insert(k, v);
+            }
+        }
+    }
+    Ok(())
+}

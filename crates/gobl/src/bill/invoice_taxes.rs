@@ -1,0 +1,303 @@
+//! Invoice taxes: the combos of lines, discounts and charges, resolved to rates, grouped by
+//! category and rate, and summed.
+
+use serde_json::Value;
+
+use super::CalcError;
+use super::combo::Combo;
+use super::invoice::Ctx;
+use super::invoice_lines::LineCalc;
+use super::val::{Obj, num_err};
+use crate::num::{Amount, Percentage};
+
+/// A taxable total with the location of its combos.
+pub(super) struct TaxLine {
+    total: Amount,
+    combos: Vec<(Combo, String)>,
+    /// (array name, index) of the owner: `lines`, `discounts` or `charges`.
+    owner: (&'static str, usize),
+}
+
+pub(super) struct RateTotal {
+    pub(super) country: Option<String>,
+    pub(super) key: Option<String>,
+    pub(super) ext: Option<Value>,
+    pub(super) base: Amount,
+    pub(super) percent: Option<Percentage>,
+    pub(super) surcharge: Option<(Percentage, Amount)>,
+    pub(super) amount: Amount,
+}
+
+pub(super) struct CatTotal {
+    pub(super) code: String,
+    pub(super) retained: bool,
+    pub(super) informative: bool,
+    pub(super) rates: Vec<RateTotal>,
+    pub(super) amount: Amount,
+    pub(super) surcharge: Option<Amount>,
+}
+
+/// The sums of the tax categories: those added to the total, and those retained.
+pub(super) struct TaxSums {
+    pub(super) sum: Amount,
+    pub(super) retained: Option<Amount>,
+}
+
+/// The taxable lines: lines with a total, discounts (negated) and charges.
+pub(super) fn read_tax_lines(
+    doc: &Obj,
+    lines: &[Option<LineCalc>],
+    discounts: &[Option<Amount>],
+    charges: &[Option<Amount>],
+) -> Result<Vec<TaxLine>, CalcError> {
+    let mut tls: Vec<TaxLine> = Vec::new();
+    for (i, lc) in lines.iter().enumerate() {
+        if let Some(lc) = lc {
+            tls.push(read_tax_line(doc, "lines", i, lc.total)?);
+        }
+    }
+    for (i, d) in discounts.iter().enumerate() {
+        if let Some(d) = d {
+            tls.push(read_tax_line(
+                doc,
+                "discounts",
+                i,
+                d.negate().map_err(num_err("$.discounts"))?,
+            )?);
+        }
+    }
+    for (i, c) in charges.iter().enumerate() {
+        if let Some(c) = c {
+            tls.push(read_tax_line(doc, "charges", i, *c)?);
+        }
+    }
+    Ok(tls)
+}
+
+fn read_tax_line(
+    doc: &Obj,
+    arr: &'static str,
+    i: usize,
+    total: Amount,
+) -> Result<TaxLine, CalcError> {
+    let mut combos = Vec::new();
+    if let Some(taxes) = doc
+        .get(arr)
+        .and_then(Value::as_array)
+        .and_then(|a| a.get(i))
+        .and_then(|l| l.get("taxes"))
+        .and_then(Value::as_array)
+    {
+        for (j, t) in taxes.iter().enumerate() {
+            let Some(o) = t.as_object() else { continue };
+            let p = format!("$.{arr}[{i}].taxes[{j}]");
+            combos.push((Combo::read(o, &p)?, p));
+        }
+    }
+    Ok(TaxLine {
+        total,
+        combos,
+        owner: (arr, i),
+    })
+}
+
+/// Resolve every combo (its rate on the tax date), raise the totals to subunits + 2, and
+/// write the resolved combos back into the document.
+pub(super) fn resolve_combos(
+    doc: &mut Obj,
+    tls: &mut [TaxLine],
+    ctx: &Ctx,
+) -> Result<(), CalcError> {
+    let zero = ctx.zero();
+    for tl in tls.iter_mut() {
+        for (c, p) in tl.combos.iter_mut() {
+            c.calculate(ctx.regime, ctx.date, p)?;
+            tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(p))?;
+        }
+    }
+    for tl in tls.iter() {
+        write_combos(doc, tl);
+    }
+    Ok(())
+}
+
+fn write_combos(doc: &mut Obj, tl: &TaxLine) {
+    let (arr, i) = tl.owner;
+    let Some(taxes) = doc
+        .get_mut(arr)
+        .and_then(Value::as_array_mut)
+        .and_then(|a| a.get_mut(i))
+        .and_then(|l| l.get_mut("taxes"))
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    let mut j = 0;
+    for t in taxes.iter_mut() {
+        if let Some(o) = t.as_object_mut() {
+            if let Some((c, _)) = tl.combos.get(j) {
+                c.write(o);
+            }
+            j += 1;
+        }
+    }
+}
+
+/// Take the tax of category `pit` (`tax.prices_include`) out of each taxable total.
+pub(super) fn remove_included_tax(tls: &mut [TaxLine], pit: &str) -> Result<(), CalcError> {
+    for tl in tls.iter_mut() {
+        if let Some((c, p)) = tl.combos.iter().find(|(c, _)| c.cat == pit) {
+            if c.retained {
+                return Err(CalcError::new(
+                    "$.tax.prices_include",
+                    format!("cannot include retained category '{pit}'"),
+                ));
+            }
+            if c.informative {
+                return Err(CalcError::new(
+                    "$.tax.prices_include",
+                    format!("cannot include informative category '{pit}'"),
+                ));
+            }
+            if let Some(pc) = c.percent {
+                tl.total = pc.remove_from(tl.total).map_err(num_err(p))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Group the taxable totals by category and rate, summing their bases.
+pub(super) fn sum_bases(tls: &[TaxLine], ctx: &Ctx) -> Result<Vec<CatTotal>, CalcError> {
+    let zero = ctx.zero();
+    let mut cats: Vec<CatTotal> = Vec::new();
+    for tl in tls {
+        for (c, p) in &tl.combos {
+            let rt = rate_total_for(&mut cats, c, zero);
+            rt.base = ctx
+                .match_rounding(rt.base, tl.total)
+                .and_then(|b| b.add(tl.total))
+                .map_err(num_err(p))?;
+        }
+    }
+    Ok(cats)
+}
+
+fn rate_total_for<'a>(cats: &'a mut Vec<CatTotal>, c: &Combo, zero: Amount) -> &'a mut RateTotal {
+    let ci = match cats.iter().position(|ct| ct.code == c.cat) {
+        Some(i) => i,
+        None => {
+            cats.push(CatTotal {
+                code: c.cat.clone(),
+                retained: c.retained,
+                informative: c.informative,
+                rates: Vec::new(),
+                amount: zero,
+                surcharge: None,
+            });
+            cats.len() - 1
+        }
+    };
+    let ct = &mut cats[ci];
+    let matches = |rt: &RateTotal| -> bool {
+        if rt.ext != c.ext || rt.country != c.country {
+            return false;
+        }
+        match (rt.percent, c.percent) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                match (&rt.surcharge, &c.surcharge) {
+                    (None, None) => {}
+                    (Some((sa, _)), Some(sb)) => {
+                        if !sa.equals(sb) {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+                a.equals(&b)
+            }
+            _ => false,
+        }
+    };
+    let ri = match ct.rates.iter().position(matches) {
+        Some(i) => i,
+        None => {
+            ct.rates.push(RateTotal {
+                country: c.country.clone(),
+                key: c.key.clone(),
+                ext: c.ext.clone(),
+                base: zero,
+                percent: c.percent,
+                surcharge: c.surcharge.map(|s| (s, zero)),
+                amount: zero,
+            });
+            ct.rates.len() - 1
+        }
+    };
+    &mut ct.rates[ri]
+}
+
+/// Compute each rate's and category's amount, and sum the categories (informative ones
+/// apart).
+pub(super) fn sum_taxes(cats: &mut [CatTotal], ctx: &Ctx) -> Result<TaxSums, CalcError> {
+    let zero = ctx.zero();
+    let mut sums = TaxSums {
+        sum: zero,
+        retained: None,
+    };
+    let e = num_err("$.totals.taxes");
+    for ct in cats.iter_mut() {
+        category_amounts(ct, ctx)?;
+        if ct.informative {
+            continue;
+        }
+        let s = if ct.retained {
+            sums.retained.get_or_insert(zero)
+        } else {
+            &mut sums.sum
+        };
+        *s = ctx
+            .match_rounding(*s, ct.amount)
+            .and_then(|t| t.add(ct.amount))
+            .map_err(&e)?;
+        if let Some(surcharge) = ct.surcharge {
+            *s = s.add(surcharge).map_err(&e)?;
+        }
+    }
+    Ok(sums)
+}
+
+/// The tax (and surcharge) of each rate of a category, and the category's sums of them.
+fn category_amounts(ct: &mut CatTotal, ctx: &Ctx) -> Result<(), CalcError> {
+    let zero = ctx.zero();
+    let e = num_err("$.totals.taxes");
+    ct.amount = zero;
+    for rt in ct.rates.iter_mut() {
+        let Some(pc) = rt.percent else {
+            rt.amount = zero;
+            continue;
+        };
+        rt.amount = pc.of(rt.base).map_err(&e)?;
+        ct.amount = ctx
+            .match_rounding(ct.amount, rt.amount)
+            .and_then(|a| a.add(rt.amount))
+            .map_err(&e)?;
+        if let Some((sp, sa)) = rt.surcharge.as_mut() {
+            *sa = sp.of(rt.base).map_err(&e)?;
+            let x = ct.surcharge.unwrap_or(zero);
+            ct.surcharge = Some(
+                ctx.match_rounding(x, *sa)
+                    .and_then(|x| x.add(*sa))
+                    .map_err(&e)?,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The tax of category `tax.prices_include`, already included in the prices.
+pub(super) fn included_tax(cats: &[CatTotal], ctx: &Ctx) -> Option<Amount> {
+    let pit = ctx.prices_include.as_ref()?;
+    cats.iter().find(|c| &c.code == pit).map(|ct| ct.amount)
+}
