@@ -183,8 +183,9 @@ impl Silo {
         let (_, file) = rows::file(&row)?;
         let bytes = match self.blobs().get(&file.hash).await {
             Ok(bytes) => bytes,
+            // The row says the bytes were stored: their loss is the server's fault (500).
             Err(StoreError::NotFound) => {
-                return Err(SiloError::Store(StoreError::Invalid(format!(
+                return Err(SiloError::Store(StoreError::Corrupt(format!(
                     "blob {} of file {file_id} is missing",
                     file.hash
                 ))));
