@@ -104,6 +104,7 @@ impl Silo {
             .ok_or(SiloError::NotFound("file"))?;
         let bytes = match self.blobs().get(&file.hash).await {
             Ok(bytes) => bytes,
+            // The row says the bytes were stored: their loss is the server's fault (500).
             Err(StoreError::NotFound) => {
                 return Err(SiloError::Store(StoreError::Corrupt(format!(
                     "blob {} of file {file_id} is missing",

@@ -21,8 +21,8 @@ pub enum StoreError {
     /// The caller passed something the store cannot use (bad URL, empty name, ...).
     #[error("invalid: {0}")]
     Invalid(String),
-    /// A stored row does not decode: the server's fault, never the client's (answered 500,
-    /// the detail logged).
+    /// A stored row does not decode, or a blob a row refers to is gone: the server's fault,
+    /// never the client's (answered 500, the detail logged).
     #[error("corrupt stored row: {0}")]
     Corrupt(String),
 }

@@ -6,6 +6,7 @@ mod envelopes;
 mod files_states;
 mod gobl;
 mod paging;
+mod s3;
 mod search;
 mod signing;
 mod validation;
