@@ -468,7 +468,31 @@ impl<'a> Cx<'a> {
         ok
     }
 
+    /// Compares two flattened schemas: their documentation and other keywords, types and
+    /// formats, then (unless retyped) enums and, when `deep`, the nested schemas.
     fn flat(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>, deep: bool, depth: usize) {
+        self.docs(at, o, n);
+        if dir.is_input() {
+            self.bounds(at, o, n);
+        }
+        self.other_keywords(dir, at, o, n);
+        let type_retyped = self.types(dir, at, o, n);
+        let format_retyped = self.format(dir, at, o, n);
+        if type_retyped || format_retyped {
+            // The children of a retyped value are not comparable field by field.
+            return;
+        }
+        self.enums(dir, at, o, n);
+        if !deep {
+            return;
+        }
+        self.variants(dir, at, o, n, depth);
+        self.properties(dir, at, o, n, depth);
+        self.items_and_additional(dir, at, o, n, depth);
+    }
+
+    /// Changed documentation keywords (`description`, `example`...): additive.
+    fn docs(&mut self, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
         if o.docs != n.docs {
             let keys: BTreeSet<&str> = o.docs.keys().chain(n.docs.keys()).copied().collect();
             let changed: Vec<&str> = keys
@@ -481,9 +505,11 @@ impl<'a> Cx<'a> {
                 format!("{} changed", changed.join(", ")),
             );
         }
-        if dir.is_input() {
-            self.bounds(at, o, n);
-        }
+    }
+
+    /// Changed keywords folio does not interpret (request bounds apart, see `bounds`):
+    /// additive.
+    fn other_keywords(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
         let keys: BTreeSet<&str> = o.other.keys().chain(n.other.keys()).copied().collect();
         let changed: Vec<&str> = keys
             .into_iter()
@@ -497,8 +523,11 @@ impl<'a> Cx<'a> {
                 format!("{} changed", changed.join(", ")),
             );
         }
+    }
 
-        let mut retyped = false;
+    /// Compares the types in the direction of the data; returns whether the value is retyped
+    /// (its children then are not compared).
+    fn types(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) -> bool {
         let widened = if dir.is_input() {
             subset(&o.types, &n.types)
         } else {
@@ -513,9 +542,8 @@ impl<'a> Cx<'a> {
                 describe_types(&o.types),
                 describe_types(&n.types)
             );
-            retyped = self.constrained(dir.retyped(), at, detail);
+            self.constrained(dir.retyped(), at, detail)
         } else if !widened {
-            retyped = true;
             let (ot, nt) = (describe_types(&o.types), describe_types(&n.types));
             let detail = if strip_null(&o.types) == strip_null(&n.types) && dir.is_input() {
                 format!("no longer nullable ({ot} → {nt})")
@@ -525,24 +553,32 @@ impl<'a> Cx<'a> {
                 format!("type changed from {ot} to {nt}")
             };
             self.breaking(dir.retyped(), at, detail);
-        } else if o.types != n.types {
-            self.additive(
-                rules::TYPE_CHANGED,
-                at,
-                format!(
-                    "type changed compatibly from {} to {}",
-                    describe_types(&o.types),
-                    describe_types(&n.types)
-                ),
-            );
+            true
+        } else {
+            if o.types != n.types {
+                self.additive(
+                    rules::TYPE_CHANGED,
+                    at,
+                    format!(
+                        "type changed compatibly from {} to {}",
+                        describe_types(&o.types),
+                        describe_types(&n.types)
+                    ),
+                );
+            }
+            false
         }
+    }
 
+    /// Compares the formats; returns whether the value is retyped (as for `types`).
+    fn format(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) -> bool {
+        let mut retyped = false;
         let format_breaks = match (o.format, n.format) {
             (a, b) if a == b => None,
             (Some(_), Some(_)) => Some(true),
             (None, Some(f)) if dir.is_input() => {
                 let detail = format!("format {f} stated");
-                retyped |= self.constrained(dir.retyped(), at, detail);
+                retyped = self.constrained(dir.retyped(), at, detail);
                 None
             }
             (None, Some(_)) => Some(false),
@@ -562,18 +598,18 @@ impl<'a> Cx<'a> {
                 self.additive(rules::TYPE_CHANGED, at, detail);
             }
         }
-        if retyped {
-            // The children of a retyped value are not comparable field by field.
-            return;
-        }
-        self.enums(dir, at, o, n);
-        if !deep {
-            return;
-        }
+        retyped
+    }
 
-        self.variants(dir, at, o, n, depth);
-        self.properties(dir, at, o, n, depth);
-
+    /// Walks into `items` (`at[]`) and `additionalProperties` (`at.*`).
+    fn items_and_additional(
+        &mut self,
+        dir: Dir,
+        at: &str,
+        o: &Flat<'a>,
+        n: &Flat<'a>,
+        depth: usize,
+    ) {
         if o.items.is_some() || n.items.is_some() {
             self.schema(
                 dir,
