@@ -209,44 +209,60 @@ fn list(values: &BTreeSet<String>) -> String {
 
 /// Flattens a schema. `guard` holds the `$ref`s being expanded (recursion through `allOf`).
 fn flatten<'a>(doc: &'a Value, v: &'a Value, guard: &mut Vec<&'a str>) -> Flat<'a> {
-    let mut flat = Flat::any(v);
+    let mut fold = Fold {
+        doc,
+        flat: Flat::any(v),
+        parts: Vec::new(),
+        nullable: false,
+        own_types: None,
+    };
     let m = match v {
         Value::Object(m) => m,
         Value::Bool(false) => {
-            flat.types = Some(BTreeSet::new());
-            return flat;
+            fold.flat.types = Some(BTreeSet::new());
+            return fold.flat;
         }
-        _ => return flat,
+        _ => return fold.flat,
     };
-
-    let mut parts = Vec::new();
-    let mut nullable = false;
-    let mut own_types: Option<BTreeSet<&'a str>> = None;
     for (key, val) in m {
-        match key.as_str() {
-            "$ref" => match val.as_str() {
-                Some(r) if !guard.contains(&r) => match pointer(doc, r) {
-                    Some(target) => {
-                        guard.push(r);
-                        let part = flatten(doc, target, guard);
-                        guard.pop();
-                        parts.push(part);
-                    }
-                    None => {
-                        flat.other.insert("$ref", val);
-                    }
-                },
-                // A reference to a schema already being expanded: nothing more to learn here.
-                _ => {}
-            },
+        fold.keyword(m, key, val, guard);
+    }
+    fold.finish()
+}
+
+/// One schema object being flattened: what its keywords said so far, and the schemas
+/// (`$ref`, `allOf` members, the single member of a nullable union) still to merge in.
+struct Fold<'a> {
+    /// The document the `$ref`s point into.
+    doc: &'a Value,
+    flat: Flat<'a>,
+    parts: Vec<Flat<'a>>,
+    /// A `nullable: true` or a `null` member of a union was seen.
+    nullable: bool,
+    /// The schema's own `type` (or the types its `enum`/`const` values have).
+    own_types: Option<BTreeSet<&'a str>>,
+}
+
+impl<'a> Fold<'a> {
+    /// Takes in one keyword of the schema object `m`.
+    fn keyword(
+        &mut self,
+        m: &'a serde_json::Map<String, Value>,
+        key: &'a str,
+        val: &'a Value,
+        guard: &mut Vec<&'a str>,
+    ) {
+        let flat = &mut self.flat;
+        match key {
+            "$ref" => self.reference(val, guard),
             "type" => {
-                own_types = match val {
+                self.own_types = match val {
                     Value::String(s) => Some(BTreeSet::from([s.as_str()])),
                     Value::Array(a) => Some(a.iter().filter_map(Value::as_str).collect()),
                     _ => None,
                 }
             }
-            "nullable" => nullable |= val.as_bool() == Some(true),
+            "nullable" => self.nullable |= val.as_bool() == Some(true),
             "format" => flat.format = val.as_str(),
             "properties" => {
                 if let Some(p) = val.as_object() {
@@ -263,73 +279,19 @@ fn flatten<'a>(doc: &'a Value, v: &'a Value, guard: &mut Vec<&'a str>) -> Flat<'
             }
             "items" => flat.items = Some(val),
             "additionalProperties" => flat.additional = Some(val),
-            "enum" => {
-                flat.enums = Some(
-                    val.as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(Value::to_string)
-                        .collect(),
-                );
-                if own_types.is_none() && m.get("type").is_none() {
-                    own_types = Some(
-                        val.as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(json_type)
-                            .collect(),
-                    );
-                }
-            }
+            "enum" => self.enumeration(m, val),
             "const" => {
                 flat.enums = Some(BTreeSet::from([val.to_string()]));
                 if m.get("type").is_none() {
-                    own_types = Some(BTreeSet::from([json_type(val)]));
+                    self.own_types = Some(BTreeSet::from([json_type(val)]));
                 }
             }
             "allOf" => {
                 for member in val.as_array().into_iter().flatten() {
-                    parts.push(flatten(doc, member, guard));
+                    self.parts.push(flatten(self.doc, member, guard));
                 }
             }
-            "oneOf" | "anyOf" => {
-                let mut members = Vec::new();
-                for member in val.as_array().into_iter().flatten() {
-                    let f = flatten(doc, member, guard);
-                    if f.is_null_only() {
-                        nullable = true;
-                    } else {
-                        let key = match member.get("$ref").and_then(Value::as_str) {
-                            Some(r) => r.rsplit('/').next().unwrap_or(r).to_owned(),
-                            None => members.len().to_string(),
-                        };
-                        members.push((key, member, f));
-                    }
-                }
-                if members.len() == 1 {
-                    if let Some((_, _, f)) = members.pop() {
-                        parts.push(f);
-                    }
-                } else if members.len() > 1 && members.iter().all(|(_, _, f)| f.is_enum_only()) {
-                    // A union of enums (e.g. one documented member per variant): one enum.
-                    let mut part = Flat::any(val);
-                    let mut types = Some(BTreeSet::new());
-                    let mut enums = BTreeSet::new();
-                    for (_, _, f) in members {
-                        match (&mut types, f.types) {
-                            (Some(t), Some(ft)) => t.extend(ft),
-                            _ => types = None,
-                        }
-                        enums.extend(f.enums.unwrap_or_default());
-                    }
-                    part.types = types;
-                    part.enums = Some(enums);
-                    parts.push(part);
-                } else {
-                    flat.variants
-                        .extend(members.into_iter().map(|(k, member, _)| (k, member)));
-                }
-            }
+            "oneOf" | "anyOf" => self.union(val, guard),
             k if DOC_KEYS.contains(&k) => {
                 flat.docs.insert(k, val);
             }
@@ -338,31 +300,129 @@ fn flatten<'a>(doc: &'a Value, v: &'a Value, guard: &mut Vec<&'a str>) -> Flat<'
             }
         }
     }
-    if own_types.is_none() {
-        if !flat.properties.is_empty() || flat.additional.is_some() {
-            own_types = Some(BTreeSet::from(["object"]));
-        } else if flat.items.is_some() {
-            own_types = Some(BTreeSet::from(["array"]));
+
+    /// `$ref`: the target, flattened, is a part; an unresolvable one is kept as is, and one
+    /// already being expanded (recursion) adds nothing.
+    fn reference(&mut self, val: &'a Value, guard: &mut Vec<&'a str>) {
+        let Some(r) = val.as_str().filter(|r| !guard.contains(r)) else {
+            return;
+        };
+        match pointer(self.doc, r) {
+            Some(target) => {
+                guard.push(r);
+                let part = flatten(self.doc, target, guard);
+                guard.pop();
+                self.parts.push(part);
+            }
+            None => {
+                self.flat.other.insert("$ref", val);
+            }
         }
     }
-    // A wrapper around one schema (`$ref` with siblings, `allOf: [X]`, `oneOf: [null, X]`) is
-    // that schema for recursion detection.
-    if let [part] = parts.as_slice()
-        && own_types.is_none()
-        && flat.properties.is_empty()
-        && flat.items.is_none()
-        && flat.additional.is_none()
-    {
-        flat.id = part.id;
+
+    /// `enum`: the allowed values; without a `type`, the types of those values.
+    fn enumeration(&mut self, m: &'a serde_json::Map<String, Value>, val: &'a Value) {
+        self.flat.enums = Some(
+            val.as_array()
+                .into_iter()
+                .flatten()
+                .map(Value::to_string)
+                .collect(),
+        );
+        if self.own_types.is_none() && m.get("type").is_none() {
+            self.own_types = Some(
+                val.as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(json_type)
+                    .collect(),
+            );
+        }
     }
-    flat.types = own_types;
-    for part in parts {
-        flat.merge(part);
+
+    /// `oneOf`/`anyOf`: `null` members make the schema nullable; a single other member is a
+    /// part, a union of enums one enum part, anything else the schema's variants.
+    fn union(&mut self, val: &'a Value, guard: &mut Vec<&'a str>) {
+        let mut members = Vec::new();
+        for member in val.as_array().into_iter().flatten() {
+            let f = flatten(self.doc, member, guard);
+            if f.is_null_only() {
+                self.nullable = true;
+            } else {
+                let key = match member.get("$ref").and_then(Value::as_str) {
+                    Some(r) => r.rsplit('/').next().unwrap_or(r).to_owned(),
+                    None => members.len().to_string(),
+                };
+                members.push((key, member, f));
+            }
+        }
+        if members.len() == 1 {
+            if let Some((_, _, f)) = members.pop() {
+                self.parts.push(f);
+            }
+        } else if members.len() > 1 && members.iter().all(|(_, _, f)| f.is_enum_only()) {
+            self.parts
+                .push(enum_union(val, members.into_iter().map(|(_, _, f)| f)));
+        } else {
+            self.flat
+                .variants
+                .extend(members.into_iter().map(|(k, member, _)| (k, member)));
+        }
     }
-    if nullable && let Some(t) = &mut flat.types {
-        t.insert("null");
+
+    /// The flattened schema: types implied by properties or items, the parts merged in, and
+    /// `null` added when nullable.
+    fn finish(self) -> Flat<'a> {
+        let Fold {
+            mut flat,
+            parts,
+            nullable,
+            mut own_types,
+            ..
+        } = self;
+        if own_types.is_none() {
+            if !flat.properties.is_empty() || flat.additional.is_some() {
+                own_types = Some(BTreeSet::from(["object"]));
+            } else if flat.items.is_some() {
+                own_types = Some(BTreeSet::from(["array"]));
+            }
+        }
+        // A wrapper around one schema (`$ref` with siblings, `allOf: [X]`, `oneOf: [null, X]`)
+        // is that schema for recursion detection.
+        if let [part] = parts.as_slice()
+            && own_types.is_none()
+            && flat.properties.is_empty()
+            && flat.items.is_none()
+            && flat.additional.is_none()
+        {
+            flat.id = part.id;
+        }
+        flat.types = own_types;
+        for part in parts {
+            flat.merge(part);
+        }
+        if nullable && let Some(t) = &mut flat.types {
+            t.insert("null");
+        }
+        flat
     }
-    flat
+}
+
+/// A union of enums (e.g. one documented member per variant), as one enum.
+fn enum_union<'a>(val: &'a Value, members: impl Iterator<Item = Flat<'a>>) -> Flat<'a> {
+    let mut part = Flat::any(val);
+    let mut types = Some(BTreeSet::new());
+    let mut enums = BTreeSet::new();
+    for f in members {
+        match (&mut types, f.types) {
+            (Some(t), Some(ft)) => t.extend(ft),
+            _ => types = None,
+        }
+        enums.extend(f.enums.unwrap_or_default());
+    }
+    part.types = types;
+    part.enums = Some(enums);
+    part
 }
 
 impl<'a> Cx<'a> {
@@ -408,7 +468,31 @@ impl<'a> Cx<'a> {
         ok
     }
 
+    /// Compares two flattened schemas: their documentation and other keywords, types and
+    /// formats, then (unless retyped) enums and, when `deep`, the nested schemas.
     fn flat(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>, deep: bool, depth: usize) {
+        self.docs(at, o, n);
+        if dir.is_input() {
+            self.bounds(at, o, n);
+        }
+        self.other_keywords(dir, at, o, n);
+        let type_retyped = self.types(dir, at, o, n);
+        let format_retyped = self.format(dir, at, o, n);
+        if type_retyped || format_retyped {
+            // The children of a retyped value are not comparable field by field.
+            return;
+        }
+        self.enums(dir, at, o, n);
+        if !deep {
+            return;
+        }
+        self.variants(dir, at, o, n, depth);
+        self.properties(dir, at, o, n, depth);
+        self.items_and_additional(dir, at, o, n, depth);
+    }
+
+    /// Changed documentation keywords (`description`, `example`...): additive.
+    fn docs(&mut self, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
         if o.docs != n.docs {
             let keys: BTreeSet<&str> = o.docs.keys().chain(n.docs.keys()).copied().collect();
             let changed: Vec<&str> = keys
@@ -421,9 +505,11 @@ impl<'a> Cx<'a> {
                 format!("{} changed", changed.join(", ")),
             );
         }
-        if dir.is_input() {
-            self.bounds(at, o, n);
-        }
+    }
+
+    /// Changed keywords folio does not interpret (request bounds apart, see `bounds`):
+    /// additive.
+    fn other_keywords(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) {
         let keys: BTreeSet<&str> = o.other.keys().chain(n.other.keys()).copied().collect();
         let changed: Vec<&str> = keys
             .into_iter()
@@ -437,8 +523,11 @@ impl<'a> Cx<'a> {
                 format!("{} changed", changed.join(", ")),
             );
         }
+    }
 
-        let mut retyped = false;
+    /// Compares the types in the direction of the data; returns whether the value is retyped
+    /// (its children then are not compared).
+    fn types(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) -> bool {
         let widened = if dir.is_input() {
             subset(&o.types, &n.types)
         } else {
@@ -453,9 +542,8 @@ impl<'a> Cx<'a> {
                 describe_types(&o.types),
                 describe_types(&n.types)
             );
-            retyped = self.constrained(dir.retyped(), at, detail);
+            self.constrained(dir.retyped(), at, detail)
         } else if !widened {
-            retyped = true;
             let (ot, nt) = (describe_types(&o.types), describe_types(&n.types));
             let detail = if strip_null(&o.types) == strip_null(&n.types) && dir.is_input() {
                 format!("no longer nullable ({ot} → {nt})")
@@ -465,24 +553,32 @@ impl<'a> Cx<'a> {
                 format!("type changed from {ot} to {nt}")
             };
             self.breaking(dir.retyped(), at, detail);
-        } else if o.types != n.types {
-            self.additive(
-                rules::TYPE_CHANGED,
-                at,
-                format!(
-                    "type changed compatibly from {} to {}",
-                    describe_types(&o.types),
-                    describe_types(&n.types)
-                ),
-            );
+            true
+        } else {
+            if o.types != n.types {
+                self.additive(
+                    rules::TYPE_CHANGED,
+                    at,
+                    format!(
+                        "type changed compatibly from {} to {}",
+                        describe_types(&o.types),
+                        describe_types(&n.types)
+                    ),
+                );
+            }
+            false
         }
+    }
 
+    /// Compares the formats; returns whether the value is retyped (as for `types`).
+    fn format(&mut self, dir: Dir, at: &str, o: &Flat<'a>, n: &Flat<'a>) -> bool {
+        let mut retyped = false;
         let format_breaks = match (o.format, n.format) {
             (a, b) if a == b => None,
             (Some(_), Some(_)) => Some(true),
             (None, Some(f)) if dir.is_input() => {
                 let detail = format!("format {f} stated");
-                retyped |= self.constrained(dir.retyped(), at, detail);
+                retyped = self.constrained(dir.retyped(), at, detail);
                 None
             }
             (None, Some(_)) => Some(false),
@@ -502,18 +598,18 @@ impl<'a> Cx<'a> {
                 self.additive(rules::TYPE_CHANGED, at, detail);
             }
         }
-        if retyped {
-            // The children of a retyped value are not comparable field by field.
-            return;
-        }
-        self.enums(dir, at, o, n);
-        if !deep {
-            return;
-        }
+        retyped
+    }
 
-        self.variants(dir, at, o, n, depth);
-        self.properties(dir, at, o, n, depth);
-
+    /// Walks into `items` (`at[]`) and `additionalProperties` (`at.*`).
+    fn items_and_additional(
+        &mut self,
+        dir: Dir,
+        at: &str,
+        o: &Flat<'a>,
+        n: &Flat<'a>,
+        depth: usize,
+    ) {
         if o.items.is_some() || n.items.is_some() {
             self.schema(
                 dir,
