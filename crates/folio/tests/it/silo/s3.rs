@@ -50,8 +50,8 @@ impl S3 {
         let Some(port) = port else {
             let out = child.wait_with_output().await.unwrap();
             panic!(
-                "the local S3 server did not start; it is moto[server] from PyPI, installed by \
-                 `pip install -r .ci/requirements.txt`:\n{}",
+                "the local S3 server did not start; it is moto (its S3 part, with Flask) from PyPI, \
+                 installed by `pip install -r .ci/requirements.txt`:\n{}",
                 String::from_utf8_lossy(&out.stderr)
             );
         };
