@@ -125,3 +125,24 @@ async fn entries_take_consecutive_codes_and_repeat_requests_keep_theirs() {
         assert_eq!(resp.status, 422, "{}", resp.text());
     }
 }
+
+/// A stored entry that no longer decodes is the server's fault: 500 with nothing of the row in
+/// the answer (the detail goes to the log), never a 422 that blames the client.
+#[tokio::test]
+async fn a_corrupt_stored_entry_answers_500_without_internals() {
+    for app in apps().await {
+        let s = series(&app, body("Sales", "INV-", 5)).await;
+        let id = Uuid::new_v4();
+        let path = format!("/sequence/v1/series/{s}/entries/{id}");
+        app.put(&path, &json!({})).await.expect(200);
+        sqlx::query("UPDATE sequence_entries SET meta = 'not json' WHERE id = $1")
+            .bind(id.to_string())
+            .execute(app.db.store.pool())
+            .await
+            .unwrap();
+        let resp = app.get(&path).await;
+        assert_eq!(resp.status, 500, "{}: {}", app.label(), resp.text());
+        assert_eq!(resp.json()["key"], "internal");
+        assert!(!resp.text().contains("not json"), "{}", resp.text());
+    }
+}

@@ -194,3 +194,45 @@ async fn every_endpoint_refuses_bad_input() {
         r.expect(401);
     }
 }
+
+/// A stored row that no longer decodes is the server's fault: 500 with nothing of the row in
+/// the answer (the detail goes to the log), never a 422 that blames the client.
+#[tokio::test]
+async fn corrupt_stored_rows_answer_500_without_internals() {
+    for app in apps().await {
+        let wf = workflow(&app, json!({"name": "ok", "steps": [{"id": "a", "action": "sleep", "config": {"seconds": 0}}]})).await;
+        let job = app
+            .post(
+                "/transform/v1/jobs?wait=10",
+                &json!({"workflow_id": wf["id"]}),
+            )
+            .await
+            .expect(202);
+        // finished first, so no worker claims the row once it is spoilt
+        assert!(job["completed_at"].is_string(), "{job}");
+        let wf_id = wf["id"].as_str().unwrap();
+        let job_id = job["id"].as_str().unwrap();
+        for (sql, id, path) in [
+            (
+                "UPDATE transform_jobs SET args = 'not json' WHERE id = $1",
+                job_id,
+                format!("/transform/v1/jobs/{job_id}"),
+            ),
+            (
+                "UPDATE transform_workflows SET definition = 'not json' WHERE id = $1",
+                wf_id,
+                format!("/transform/v1/workflows/{wf_id}"),
+            ),
+        ] {
+            sqlx::query(sql)
+                .bind(id.to_string())
+                .execute(app.db.store.pool())
+                .await
+                .unwrap();
+            let resp = app.get(&path).await;
+            assert_eq!(resp.status, 500, "{} {path}: {}", app.label(), resp.text());
+            assert_eq!(resp.json()["key"], "internal");
+            assert!(!resp.text().contains("not json"), "{}", resp.text());
+        }
+    }
+}
