@@ -1,6 +1,7 @@
 //! Running a claimed job step by step: each step run is an intent with events, saved with the
 //! job's new position in one transaction, so a crash resumes at the step it was on.
 
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -11,7 +12,7 @@ use uuid::Uuid;
 
 use super::queue::{self, Claimed, Then};
 use crate::Transform;
-use crate::actions::{Outcome, Report, StepCx};
+use crate::actions::{Action, Outcome, Report, StepCx};
 use crate::error::TransformResult;
 use crate::model::{Event, Intent, status};
 use crate::workflow::{Definition, Phase, Step, matches};
@@ -90,7 +91,12 @@ async fn run_inner(
     let def = t
         .definition(job.scope(), job.workflow_id, job.workflow_version)
         .await?;
-    let lease_ms = t.config().lease_ms;
+    let run = JobRun {
+        t,
+        def: &def,
+        shutdown,
+        lease_ms: t.config().lease_ms,
+    };
     loop {
         let Some(step) = def.step(&job.step_id).cloned() else {
             // cannot happen with a validated, immutable version; end the job rather than spin
@@ -104,9 +110,85 @@ async fn run_inner(
             )
             .await;
         };
+        if let ControlFlow::Break(stop) = run.run_step(job, &step).await? {
+            return Ok(stop);
+        }
+    }
+}
+
+/// What the steps of one run of a claimed job share.
+struct JobRun<'a> {
+    t: &'a Transform,
+    /// The job's workflow version.
+    def: &'a Definition,
+    shutdown: &'a CancellationToken,
+    lease_ms: u64,
+}
+
+/// A step's time limit, which runs from its first run (the intent's creation).
+struct Timing {
+    limit: Option<Duration>,
+    deadline: Option<DateTime<Utc>>,
+    /// Time left now; zero when the limit has passed.
+    remaining: Option<Duration>,
+}
+
+impl Timing {
+    fn new(t: &Transform, step: &Step, intent: &Intent) -> Timing {
+        let limit = step.time_limit(t.config().step_timeout_ms);
+        let deadline =
+            limit.map(|d| intent.created_at + chrono::Duration::from_std(d).unwrap_or_default());
+        let remaining = deadline.map(|d| (d - folio_store::now()).to_std().unwrap_or_default());
+        Timing {
+            limit,
+            deadline,
+            remaining,
+        }
+    }
+}
+
+impl JobRun<'_> {
+    /// Runs the job's current step once and saves where the job goes next; `Continue` when
+    /// this worker goes on with the next step.
+    async fn run_step(&self, job: &mut Claimed, step: &Step) -> TransformResult<ControlFlow<Stop>> {
+        let mut intent = self.open_intent(job, step).await?;
+        let Some(action) = self.t.registry().get(&step.action) else {
+            let stop = finish_ko(
+                self.t,
+                job,
+                intent,
+                "unknown-action",
+                "this server has no such action",
+            )
+            .await?;
+            return Ok(ControlFlow::Break(stop));
+        };
+        let mut state = job.step_state.clone();
+        let timing = Timing::new(self.t, step, &intent);
+        let Some(outcome) = self
+            .run_action(job, step, &*action, &intent, &mut state, &timing)
+            .await?
+        else {
+            return Ok(ControlFlow::Break(Stop::Free));
+        };
+        let settled = self
+            .settle(job, &*action, &mut intent, outcome, state, &timing)
+            .await?;
+        let Some((status_word, report)) = settled else {
+            return Ok(ControlFlow::Break(Stop::Free));
+        };
+        self.complete(job, step, &mut intent, status_word, &report)
+            .await?;
+        let then = self.route_after(job, step, &mut intent, status_word, &report);
+        self.save_and_move_on(job, &intent, then).await
+    }
+
+    /// The intent of this step run, its last event `RUN`: the saved one of a retried or
+    /// waiting step, else a new one.
+    async fn open_intent(&self, job: &Claimed, step: &Step) -> TransformResult<Intent> {
         // only a retried or waiting step has an intent saved already
         let saved = if job.attempt > 0 || !job.step_state.is_null() {
-            queue::load_intent(t.store(), job).await?
+            queue::load_intent(self.t.store(), job).await?
         } else {
             None
         };
@@ -122,112 +204,130 @@ async fn run_inner(
         if intent.events.last().map(|e| e.status.as_str()) != Some(status::RUN) {
             push(&mut intent, status::RUN, &Report::default());
         }
-        let Some(action) = t.registry().get(&step.action) else {
-            return finish_ko(
-                t,
-                job,
-                intent,
-                "unknown-action",
-                "this server has no such action",
-            )
-            .await;
-        };
-        let config = step.config.clone().unwrap_or(Value::Null);
-        let mut state = job.step_state.clone();
-        // the step's time limit runs from its first run (the intent's creation)
-        let limit = step.time_limit(t.config().step_timeout_ms);
-        let deadline =
-            limit.map(|d| intent.created_at + chrono::Duration::from_std(d).unwrap_or_default());
-        let remaining = deadline.map(|d| (d - folio_store::now()).to_std().unwrap_or_default());
-        let outcome = if remaining.is_some_and(|r| r.is_zero()) {
+        Ok(intent)
+    }
+
+    /// Runs the action within the step's time limit, renewing the lease; `None` when the lease
+    /// was lost or the node shut down (see `guarded`).
+    async fn run_action(
+        &self,
+        job: &Claimed,
+        step: &Step,
+        action: &dyn Action,
+        intent: &Intent,
+        state: &mut Value,
+        timing: &Timing,
+    ) -> TransformResult<Option<Outcome>> {
+        if timing.remaining.is_some_and(|r| r.is_zero()) {
             // ran out of time while waiting (a retry delay, a sleep): do not start again
-            timed_out(limit)
-        } else {
-            let mut cx = StepCx {
-                transform: t,
-                workspace_id: job.workspace_id,
-                job_id: job.id,
-                job_key: job.key.clone(),
-                args: job.args.clone(),
-                silo_entry_id: job.silo_entry_id,
-                step_id: &step.id,
-                config: &config,
-                intent_id: intent.id,
-                attempt: job.attempt,
-                first_run_at: intent.created_at,
-                faults: &job.faults,
-                state: &mut state,
-            };
-            let fut = async {
-                match remaining {
-                    // dropping the action's future stops it (an HTTP request is aborted)
-                    Some(r) => tokio::time::timeout(r, action.run(&mut cx))
-                        .await
-                        .unwrap_or_else(|_| timed_out(limit)),
-                    None => action.run(&mut cx).await,
-                }
-            };
-            match guarded(t, job, fut, shutdown, lease_ms).await? {
-                Some(outcome) => outcome,
-                None => return Ok(Stop::Free),
+            return Ok(Some(timed_out(timing.limit)));
+        }
+        let config = step.config.clone().unwrap_or(Value::Null);
+        let mut cx = StepCx {
+            transform: self.t,
+            workspace_id: job.workspace_id,
+            job_id: job.id,
+            job_key: job.key.clone(),
+            args: job.args.clone(),
+            silo_entry_id: job.silo_entry_id,
+            step_id: &step.id,
+            config: &config,
+            intent_id: intent.id,
+            attempt: job.attempt,
+            first_run_at: intent.created_at,
+            faults: &job.faults,
+            state,
+        };
+        let fut = async {
+            match timing.remaining {
+                // dropping the action's future stops it (an HTTP request is aborted)
+                Some(r) => tokio::time::timeout(r, action.run(&mut cx))
+                    .await
+                    .unwrap_or_else(|_| timed_out(timing.limit)),
+                None => action.run(&mut cx).await,
             }
         };
+        guarded(self.t, job, fut, self.shutdown, self.lease_ms).await
+    }
+
+    /// The status word and report that end the step, or `None` when the job was saved to run
+    /// the step again later (`Wait`, or an `ERR` to retry).
+    async fn settle(
+        &self,
+        job: &Claimed,
+        action: &dyn Action,
+        intent: &mut Intent,
+        outcome: Outcome,
+        state: Value,
+        timing: &Timing,
+    ) -> TransformResult<Option<(&'static str, Report)>> {
         let now = folio_store::now();
-        let (status_word, report) = match outcome {
+        Ok(Some(match outcome {
             Outcome::Wait(until) => {
                 let then = Then::Again {
-                    ready_at: until.min(deadline.unwrap_or(until)),
+                    ready_at: until.min(timing.deadline.unwrap_or(until)),
                     attempt: job.attempt,
                     state,
                 };
-                queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await?;
-                return Ok(Stop::Free);
+                queue::save(
+                    self.t.store(),
+                    job,
+                    intent,
+                    &job.faults,
+                    &then,
+                    self.lease_ms,
+                )
+                .await?;
+                return Ok(None);
             }
             Outcome::Err(report, hint) => {
                 let elapsed = (now - intent.created_at).to_std().unwrap_or_default();
-                match action.retry_delay(t.config(), job.attempt, elapsed, hint) {
-                    Some(delay) => {
-                        push(&mut intent, status::ERR, &report);
-                        let at = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                        let then = Then::Again {
-                            // a retry due after the time limit is the timeout's turn
-                            ready_at: at.min(deadline.unwrap_or(at)),
-                            attempt: job.attempt + 1,
-                            state,
-                        };
-                        queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await?;
-                        return Ok(Stop::Free);
-                    }
-                    None => {
-                        push(&mut intent, status::ERR, &report);
-                        (
-                            status::KO,
-                            Report::new(
-                                report
-                                    .code
-                                    .clone()
-                                    .unwrap_or_else(|| "retries-exhausted".into()),
-                                format!(
-                                    "gave up after {} attempts: {}",
-                                    job.attempt + 1,
-                                    report.message.clone().unwrap_or_default()
-                                ),
-                            ),
-                        )
-                    }
-                }
+                let Some(delay) = action.retry_delay(self.t.config(), job.attempt, elapsed, hint)
+                else {
+                    return Ok(Some(retries_exhausted(job, intent, report)));
+                };
+                push(intent, status::ERR, &report);
+                let at = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                let then = Then::Again {
+                    // a retry due after the time limit is the timeout's turn
+                    ready_at: at.min(timing.deadline.unwrap_or(at)),
+                    attempt: job.attempt + 1,
+                    state,
+                };
+                queue::save(
+                    self.t.store(),
+                    job,
+                    intent,
+                    &job.faults,
+                    &then,
+                    self.lease_ms,
+                )
+                .await?;
+                return Ok(None);
             }
             Outcome::Ok(r) => (status::OK, r),
             Outcome::Skip(r) => (status::SKIP, r),
             Outcome::Ko(r) => (status::KO, r),
-        };
-        push(&mut intent, status_word, &report);
+        }))
+    }
+
+    /// Closes the intent with the step's final event; adopts the envelope an import step made
+    /// and records a `KO` as a fault of the job.
+    async fn complete(
+        &self,
+        job: &mut Claimed,
+        step: &Step,
+        intent: &mut Intent,
+        status_word: &str,
+        report: &Report,
+    ) -> TransformResult<()> {
+        push(intent, status_word, report);
         intent.completed = true;
         if let Some(id) = intent.events.last().and_then(|e| e.silo_entry_id)
             && job.silo_entry_id.is_none()
         {
             // a job given XML works on the envelope its import step made, from then on
-            t.adopt_envelope(job.scope(), job.id, id).await?;
+            self.t.adopt_envelope(job.scope(), job.id, id).await?;
             job.silo_entry_id = Some(id);
         }
         if status_word == status::KO {
@@ -241,19 +341,38 @@ async fn run_inner(
                 paths: Vec::new(),
             });
         }
-        let then = match route(&def, job.phase, &step, status_word, report.code.as_deref()) {
+        Ok(())
+    }
+
+    /// Where the job goes after the step (see `route`); a job that ends in its rescue phase
+    /// ends `KO`, with a last event saying so.
+    fn route_after(
+        &self,
+        job: &Claimed,
+        step: &Step,
+        intent: &mut Intent,
+        status_word: &str,
+        report: &Report,
+    ) -> Then {
+        match route(
+            self.def,
+            job.phase,
+            step,
+            status_word,
+            report.code.as_deref(),
+        ) {
             Route::Goto(phase, step_id) => Then::Step {
                 phase,
                 step_id,
                 intent_id: Uuid::now_v7(),
-                release: shutdown.is_cancelled(),
+                release: self.shutdown.is_cancelled(),
             },
             Route::End => {
                 let final_status = if job.phase == Phase::Rescue || status_word == status::KO {
                     if job.phase == Phase::Rescue && status_word != status::KO {
                         // the last event of the last intent must say the job failed
                         push(
-                            &mut intent,
+                            intent,
                             status::KO,
                             &Report::new("rescued", "rescue steps ran; the job failed"),
                         );
@@ -266,15 +385,34 @@ async fn run_inner(
                     status: final_status,
                 }
             }
-        };
-        if !queue::save(t.store(), job, &intent, &job.faults, &then, lease_ms).await? {
+        }
+    }
+
+    /// Saves the intent with the job's next position, then moves the job to its next step;
+    /// `Break` when the job is done or released, or the lease was lost.
+    async fn save_and_move_on(
+        &self,
+        job: &mut Claimed,
+        intent: &Intent,
+        then: Then,
+    ) -> TransformResult<ControlFlow<Stop>> {
+        if !queue::save(
+            self.t.store(),
+            job,
+            intent,
+            &job.faults,
+            &then,
+            self.lease_ms,
+        )
+        .await?
+        {
             tracing::warn!(job = %job.id, "lease lost; another worker has the job");
-            return Ok(Stop::Free);
+            return Ok(ControlFlow::Break(Stop::Free));
         }
         match then {
             Then::Done { .. } => {
-                t.announce_done(job.id);
-                return Ok(Stop::Free);
+                self.t.announce_done(job.id);
+                Ok(ControlFlow::Break(Stop::Free))
             }
             Then::Step {
                 phase,
@@ -283,7 +421,7 @@ async fn run_inner(
                 release,
             } => {
                 if release {
-                    return Ok(Stop::Free);
+                    return Ok(ControlFlow::Break(Stop::Free));
                 }
                 job.phase = phase;
                 job.step_id = step_id;
@@ -291,10 +429,28 @@ async fn run_inner(
                 job.intent_seq += 1;
                 job.attempt = 0;
                 job.step_state = Value::Null;
+                Ok(ControlFlow::Continue(()))
             }
-            Then::Again { .. } => return Ok(Stop::Free),
+            Then::Again { .. } => Ok(ControlFlow::Break(Stop::Free)),
         }
     }
+}
+
+/// An `ERR` the retry policy gives up on: recorded, then the step ends `KO` with the error's
+/// code (else `retries-exhausted`).
+fn retries_exhausted(job: &Claimed, intent: &mut Intent, report: Report) -> (&'static str, Report) {
+    push(intent, status::ERR, &report);
+    (
+        status::KO,
+        Report::new(
+            report.code.unwrap_or_else(|| "retries-exhausted".into()),
+            format!(
+                "gave up after {} attempts: {}",
+                job.attempt + 1,
+                report.message.unwrap_or_default()
+            ),
+        ),
+    )
 }
 
 /// Runs an action future while renewing the lease. `None` when the lease was lost or the node
