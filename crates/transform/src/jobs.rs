@@ -144,7 +144,6 @@ impl Transform {
         limit: i64,
     ) -> TransformResult<Page<Job>> {
         // one more than the page tells whether there is a next page
-        let cursor = cursor.map(|p| (p.created_at, p.id));
         let mut jobs = db::jobs::list(self.store(), scope, created_at, cursor, limit + 1).await?;
         let next = if jobs.len() as i64 > limit {
             jobs.truncate(limit as usize);

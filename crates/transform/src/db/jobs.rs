@@ -1,6 +1,7 @@
 //! `transform_jobs` rows as the API sees them (the worker's statements are in `queue`).
 
 use chrono::{DateTime, Utc};
+use folio_api::page::Position;
 use folio_store::rows::{json, uuid, uuid_opt};
 use folio_store::{Backend, Scope, Store, from_millis, millis};
 use sqlx::Row;
@@ -95,18 +96,18 @@ pub(crate) async fn id_by_key(
 }
 
 /// Up to `limit` jobs without their intents, newest first, created at or before `created_at`,
-/// after `cursor` (the `(created_at, id)` of the last job of the previous page).
+/// after `cursor` (the last job of the previous page).
 pub(crate) async fn list(
     store: &Store,
     scope: Scope,
     created_at: Option<DateTime<Utc>>,
-    cursor: Option<(DateTime<Utc>, Uuid)>,
+    cursor: Option<Position>,
     limit: i64,
 ) -> TransformResult<Vec<Job>> {
     let before = created_at.map(millis).unwrap_or(i64::MAX);
     // no cursor: an empty id, which the statement reads as "from the start"
     let (c_at, c_id) = cursor
-        .map(|(t, id)| (millis(t), id.to_string()))
+        .map(|p| (millis(p.created_at), p.id.to_string()))
         .unwrap_or((i64::MAX, String::new()));
     let sql = format!(
         "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND created_at <= $2 \

@@ -264,20 +264,8 @@ impl JobRun<'_> {
         let now = folio_store::now();
         Ok(Some(match outcome {
             Outcome::Wait(until) => {
-                let then = Then::Again {
-                    ready_at: until.min(timing.deadline.unwrap_or(until)),
-                    attempt: job.attempt,
-                    state,
-                };
-                queue::save(
-                    self.t.store(),
-                    job,
-                    intent,
-                    &job.faults,
-                    &then,
-                    self.lease_ms,
-                )
-                .await?;
+                self.again(job, intent, until, job.attempt, state, timing)
+                    .await?;
                 return Ok(None);
             }
             Outcome::Err(report, hint) => {
@@ -288,27 +276,42 @@ impl JobRun<'_> {
                 };
                 push(intent, status::ERR, &report);
                 let at = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                let then = Then::Again {
-                    // a retry due after the time limit is the timeout's turn
-                    ready_at: at.min(timing.deadline.unwrap_or(at)),
-                    attempt: job.attempt + 1,
-                    state,
-                };
-                queue::save(
-                    self.t.store(),
-                    job,
-                    intent,
-                    &job.faults,
-                    &then,
-                    self.lease_ms,
-                )
-                .await?;
+                self.again(job, intent, at, job.attempt + 1, state, timing)
+                    .await?;
                 return Ok(None);
             }
             Outcome::Ok(r) => (status::OK, r),
             Outcome::Skip(r) => (status::SKIP, r),
             Outcome::Ko(r) => (status::KO, r),
         }))
+    }
+
+    /// Saves the job to run the step again at `at`, or at the step's time limit when that
+    /// comes first (then it is the timeout's turn).
+    async fn again(
+        &self,
+        job: &Claimed,
+        intent: &Intent,
+        at: DateTime<Utc>,
+        attempt: u32,
+        state: Value,
+        timing: &Timing,
+    ) -> TransformResult<()> {
+        let then = Then::Again {
+            ready_at: at.min(timing.deadline.unwrap_or(at)),
+            attempt,
+            state,
+        };
+        queue::save(
+            self.t.store(),
+            job,
+            intent,
+            &job.faults,
+            &then,
+            self.lease_ms,
+        )
+        .await?;
+        Ok(())
     }
 
     /// Closes the intent with the step's final event; adopts the envelope an import step made
