@@ -168,7 +168,7 @@ async fn a_completion_during_a_listener_reconnect_still_wakes_wait_promptly() {
             "the wait saw the job complete: {job}"
         );
         assert!(
-            took < Duration::from_secs(4),
+            took < Duration::from_secs(10),
             "the wait answered {took:?} after the completion (its timeout is 20 s; the listener \
              retries every second)"
         );
@@ -185,8 +185,9 @@ async fn a_completion_during_a_listener_reconnect_still_wakes_wait_promptly() {
         let completed = Instant::now();
         let job = waiter.await.unwrap();
         assert!(job["completed_at"].is_string(), "{job}");
+        // without the notice the wait would answer at its 20 s timeout
         assert!(
-            completed.elapsed() < Duration::from_millis(1500),
+            completed.elapsed() < Duration::from_secs(8),
             "{:?}",
             completed.elapsed()
         );

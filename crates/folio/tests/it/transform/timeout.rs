@@ -61,8 +61,9 @@ async fn a_slow_step_is_stopped_and_timeout_rules_route_it() {
         let started = Instant::now();
         let job = run(&app, &wf["id"], env).await;
         let took = started.elapsed();
+        // the receiver answers after 20 s: 10 s tells "stopped" from "waited", under any load
         assert!(
-            took < Duration::from_secs(4),
+            took < Duration::from_secs(10),
             "{}: stopped after {took:?}",
             app.label()
         );
@@ -143,7 +144,7 @@ async fn the_limit_covers_waits_and_the_engine_default_applies() {
         let started = Instant::now();
         let job = run(&app, &wf["id"], env).await;
         let took = started.elapsed();
-        assert!(took < Duration::from_secs(4), "{}: {took:?}", app.label());
+        assert!(took < Duration::from_secs(10), "{}: {took:?}", app.label());
         assert_eq!(steps_of(&job), vec!["nap"], "{job}");
         let events = job["intents"][0]["events"].as_array().unwrap();
         assert_eq!(events.last().unwrap()["status"], "KO");
