@@ -10,19 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-/// A problem found in a document, as reported by a provider (e.g. `gobl`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Fault {
-    /// Who found the fault (`gobl`, `silo`, `webhook`, ...).
-    pub provider: String,
-    /// Machine-readable code.
-    pub code: String,
-    /// Human-readable explanation.
-    pub message: String,
-    /// JSON paths of the offending fields, when known.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paths: Vec<String>,
-}
+/// A problem found in a document, and a value of the wrong shape at a path: one type of each
+/// for all of folio (their path syntax is gobl's, see [`gobl::fault`]).
+pub use gobl::{Fault, FieldError};
 
 /// The JSON body of every error response.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -89,10 +79,18 @@ impl ApiError {
         Self::new(StatusCode::CONFLICT, "conflict", message)
     }
 
-    /// 422 with one offending field, named by its dotted path (`data.head.uuid`).
+    /// 422 with one offending field, named by its path (`data.head.uuid`).
     pub fn invalid_field(path: &str, message: impl Into<String>) -> Self {
-        let message = message.into();
-        Self::validation(format!("{path}: {message}")).with_field(path, message)
+        Self::invalid_fields(vec![FieldError::new(path, message)])
+    }
+
+    /// 422 naming every offending field, in the message and in `fields`.
+    pub fn invalid_fields(errors: Vec<FieldError>) -> Self {
+        let mut err = Self::validation(FieldError::describe(&errors));
+        for e in errors {
+            err = err.with_field(&e.path, e.message);
+        }
+        err
     }
 
     /// 422 without field detail.
@@ -110,7 +108,8 @@ impl ApiError {
         )
     }
 
-    /// Adds a field message at a dotted path (`a.b.0.c`) to the nested `fields` object.
+    /// Adds a field message at a path (`a.b[0].c`, or `a.b.0.c`) to the nested `fields` object,
+    /// where an index is a key (`{"a": {"b": {"0": {"c": ...}}}}`).
     pub fn with_field(mut self, path: &str, message: impl Into<String>) -> Self {
         let fields = self.body.fields.get_or_insert_with(Map::new);
         insert_path(fields, path, message.into());
@@ -130,11 +129,23 @@ impl ApiError {
     }
 }
 
+/// serde's complaint about a value, at the path where it is (`$` for the whole value).
+pub fn field_error<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> FieldError {
+    let path = match err.path().to_string() {
+        p if p == "." || p.is_empty() => "$".to_owned(),
+        p => p,
+    };
+    FieldError::new(path, err.into_inner().to_string())
+}
+
 /// Places `message` in `fields` at a dotted path, creating the intermediate objects. Where a path
 /// runs into an existing string leaf, the leaf wins: `fields` never holds arrays or mixed nodes.
 fn insert_path(fields: &mut Map<String, Value>, path: &str, message: String) {
     let mut node = fields;
-    let mut parts = path.split('.').filter(|p| !p.is_empty()).peekable();
+    let mut parts = path
+        .split(['.', '[', ']'])
+        .filter(|p| !p.is_empty())
+        .peekable();
     while let Some(part) = parts.next() {
         if parts.peek().is_none() {
             node.entry(part.to_string())
@@ -208,5 +219,14 @@ mod tests {
             fields,
             serde_json::json!({"data": {"head": {"uuid": "must be a UUID", "dig": "required"}}})
         );
+    }
+
+    #[test]
+    fn an_index_in_brackets_nests_like_a_dotted_one() {
+        let bracketed = ApiError::invalid_field("steps[1].next[0].step_id", "m");
+        let dotted = ApiError::invalid_field("steps.1.next.0.step_id", "m");
+        assert_eq!(bracketed.body.fields, dotted.body.fields);
+        let fields = Value::Object(bracketed.body.fields.unwrap());
+        assert_eq!(fields["steps"]["1"]["next"]["0"]["step_id"], "m");
     }
 }

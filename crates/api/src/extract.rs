@@ -5,7 +5,7 @@ use axum::extract::{FromRequestParts, rejection::PathRejection};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, field_error};
 
 /// Path parameters deserialised into `T`.
 #[derive(Debug)]
@@ -44,14 +44,9 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Query<T
         let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
         serde_path_to_error::deserialize(de)
             .map(Query)
-            .map_err(|err| {
-                let path = err.path().to_string();
-                let message = err.into_inner().to_string();
-                if path == "." || path.is_empty() {
-                    ApiError::validation(format!("query: {message}"))
-                } else {
-                    ApiError::invalid_field(&path, message)
-                }
+            .map_err(|err| match field_error(err) {
+                e if e.path == "$" => ApiError::validation(format!("query: {}", e.message)),
+                e => ApiError::invalid_fields(vec![e]),
             })
     }
 }

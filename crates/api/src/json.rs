@@ -9,13 +9,21 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, field_error};
 
-/// A JSON body deserialised into `T`, with folio's error mapping.
+/// JSON both ways: a request body deserialised into `T` with folio's error mapping, and a
+/// response body serialised from `T` (as `axum::Json` does), so handlers name one type.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Json<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
@@ -100,18 +108,15 @@ fn check_content_type(req: &Request) -> Result<(), ApiError> {
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-        let path = err.path().to_string();
-        let inner = err.into_inner();
-        match inner.classify() {
-            serde_json::error::Category::Data => {
-                let message = strip_position(&inner.to_string());
-                if path.is_empty() || path == "." {
-                    ApiError::validation(message.clone()).with_field("body", message)
-                } else {
-                    ApiError::invalid_field(&path, message)
-                }
-            }
-            _ => ApiError::bad_request(format!("the body is not valid JSON: {inner}")),
+        if err.inner().classify() != serde_json::error::Category::Data {
+            return ApiError::bad_request(format!("the body is not valid JSON: {}", err.inner()));
+        }
+        let mut error = field_error(err);
+        error.message = strip_position(&error.message);
+        if error.path == "$" {
+            ApiError::validation(error.message.clone()).with_field("body", error.message)
+        } else {
+            ApiError::invalid_fields(vec![error])
         }
     })?;
     de.end()
@@ -164,6 +169,8 @@ mod tests {
     struct Body {
         name: String,
         inner: Option<Inner>,
+        #[serde(default)]
+        list: Vec<Inner>,
     }
     #[derive(Debug, Deserialize)]
     #[allow(dead_code)]
@@ -190,5 +197,19 @@ mod tests {
         assert_eq!(err.status, StatusCode::UNPROCESSABLE_ENTITY);
         let fields = serde_json::Value::Object(err.body.fields.unwrap());
         assert!(fields["inner"]["size"].is_string(), "{fields}");
+    }
+
+    #[test]
+    fn an_item_of_a_list_is_a_key_of_fields() {
+        // the same nesting as the checks that name `steps.0.action` give
+        let err =
+            parse::<Body>(br#"{"name": "a", "list": [{"size": 1}, {"size": "big"}]}"#).unwrap_err();
+        let fields = serde_json::Value::Object(err.body.fields.unwrap());
+        assert!(fields["list"]["1"]["size"].is_string(), "{fields}");
+        assert!(
+            err.body.message.starts_with("list[1].size: "),
+            "{}",
+            err.body.message
+        );
     }
 }

@@ -20,7 +20,7 @@ pub mod time;
 
 pub use auth::Caller;
 pub use ctx::Ctx;
-pub use error::{ApiError, ApiResult, ErrorBody, Fault};
+pub use error::{ApiError, ApiResult, ErrorBody, Fault, FieldError, field_error};
 pub use extract::{Path, Query};
 pub use json::Json;
 pub use registry::{Lifecycle, Registry, ServiceVersion};

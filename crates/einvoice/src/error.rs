@@ -38,11 +38,11 @@ pub struct Finding {
 
 impl Finding {
     /// A fault of the GOBL builder (rule `gobl-<code>`, its JSON path).
-    pub(crate) fn gobl(fault: &gobl::validate::Fault, severity: Severity) -> Finding {
+    pub(crate) fn gobl(fault: &gobl::Fault, severity: Severity) -> Finding {
         Finding {
             rule: format!("gobl-{}", fault.code),
             severity,
-            path: fault.path.clone(),
+            path: fault.paths.join(", "),
             message: fault.message.clone(),
         }
     }

@@ -13,6 +13,36 @@ use crate::{Finding, Severity, lines_parse, payment_parse};
 /// The GOBL invoice document (not yet built) and the notes of what did not map.
 pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
     let type_code = inv.type_code.as_ref().map(|c| c.as_str()).unwrap_or("380");
+    let mut doc = header(inv, type_code);
+    preceding(inv, &mut doc);
+    doc.insert("supplier".into(), party_parse::read(&inv.seller));
+    doc.insert("customer".into(), party_parse::read(&inv.buyer));
+    doc.insert(
+        "lines".into(),
+        Value::Array(lines_parse::read(&inv.lines, notes)),
+    );
+    adjustments(inv, &mut doc);
+    exemptions(inv, &mut doc);
+    if let Some(o) = ordering(inv) {
+        doc.insert("ordering".into(), o);
+    }
+    if let Some(p) = payment_parse::read(inv) {
+        doc.insert("payment".into(), p);
+    }
+    if let Some(d) = delivery(inv) {
+        doc.insert("delivery".into(), d);
+    }
+    invoice_notes(inv, &mut doc);
+    if let Some(r) = inv.totals.rounding.filter(|r| !r.is_zero()) {
+        doc.insert("totals".into(), json!({"rounding": r.to_string()}));
+    }
+    unmapped(inv, notes);
+    Value::Object(doc)
+}
+
+/// The document's head: schema, regime (the seller's country), add-on, type, number, dates,
+/// currency and the tax block that keeps the document type code.
+fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     let seller_country = inv
         .seller
         .vat_identifier
@@ -52,6 +82,11 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         "tax".into(),
         json!({"rounding": "currency", "ext": {"untdid-document-type": type_code}}),
     );
+    doc
+}
+
+/// BG-3: the invoices this one corrects or follows.
+fn preceding(inv: &Invoice, doc: &mut Map<String, Value>) {
     if !inv.preceding_invoices.is_empty() {
         let list: Vec<Value> = inv
             .preceding_invoices
@@ -67,15 +102,13 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
             .collect();
         doc.insert("preceding".into(), Value::Array(list));
     }
-    doc.insert("supplier".into(), party_parse::read(&inv.seller));
-    doc.insert("customer".into(), party_parse::read(&inv.buyer));
-    doc.insert(
-        "lines".into(),
-        Value::Array(lines_parse::read(&inv.lines, notes)),
-    );
+}
+
+/// BG-20 and BG-21: document-level allowances and charges.
+fn adjustments(inv: &Invoice, doc: &mut Map<String, Value>) {
     let discounts = inv.allowances.iter();
     put_list(
-        &mut doc,
+        doc,
         "discounts",
         discounts
             .map(|a| allowance_charge(a, "untdid-allowance"))
@@ -83,22 +116,16 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
     );
     let charges = inv.charges.iter();
     put_list(
-        &mut doc,
+        doc,
         "charges",
         charges
             .map(|c| allowance_charge(c, "untdid-charge"))
             .collect(),
     );
-    exemptions(inv, &mut doc);
-    if let Some(o) = ordering(inv) {
-        doc.insert("ordering".into(), o);
-    }
-    if let Some(p) = payment_parse::read(inv) {
-        doc.insert("payment".into(), p);
-    }
-    if let Some(d) = delivery(inv) {
-        doc.insert("delivery".into(), d);
-    }
+}
+
+/// BG-1: the invoice notes, before the legal notes the exemptions wrote.
+fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
     if !inv.notes.is_empty() {
         let list: Vec<Value> = inv
             .notes
@@ -118,11 +145,6 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         }
         doc.insert("notes".into(), Value::Array(all));
     }
-    if let Some(r) = inv.totals.rounding.filter(|r| !r.is_zero()) {
-        doc.insert("totals".into(), json!({"rounding": r.to_string()}));
-    }
-    unmapped(inv, notes);
-    Value::Object(doc)
 }
 
 /// GOBL's invoice type for a UNTDID 1001 code (the code itself stays in the `ext`).

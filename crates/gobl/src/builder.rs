@@ -3,7 +3,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::bill;
-use crate::validate::{self, Fault, Faults};
+use crate::fault::{Fault, Faults};
+use crate::validate;
 
 /// The envelope schema URL.
 pub const ENVELOPE_SCHEMA: &str = "https://gobl.org/draft-0/envelope";
@@ -45,8 +46,8 @@ pub fn build(input: Value) -> Result<Value, Faults> {
 pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invalid>> {
     let (mut head, doc, sigs) = split(input);
     let Value::Object(mut doc) = doc else {
-        let faults = Faults(vec![Fault::new(
-            "$.doc",
+        let faults = Faults(vec![Fault::at(
+            "doc",
             "type",
             "document must be a JSON object",
         )]);
@@ -58,7 +59,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
     let before = sigs.as_ref().map(|_| doc.clone());
     ensure_uuid(&mut doc);
     if let Err(e) = bill::normalize_document(&mut doc) {
-        let faults = Faults(vec![Fault::new(&e.path, "calculate", &e.message)]);
+        let faults = Faults(vec![Fault::at(e.path, "calculate", e.message)]);
         return Err(Box::new(Invalid {
             envelope: Value::Null,
             faults,
@@ -72,8 +73,8 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
     if let Some(b) = before
         && b != doc
     {
-        faults.0.push(Fault::new(
-            "$.sigs",
+        faults.0.push(Fault::at(
+            "sigs",
             "signed",
             "signed envelope's document would change",
         ));
@@ -82,7 +83,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
     let dig = match crate::digest::digest(&crate::json::Value::from(&doc)) {
         Ok(d) => d,
         Err(e) => {
-            faults.0.push(Fault::new("$.doc", "digest", &e.to_string()));
+            faults.0.push(Fault::at("doc", "digest", e.to_string()));
             return Err(Box::new(Invalid {
                 envelope: Value::Null,
                 faults,

@@ -3,11 +3,10 @@
 //! The document is kept as a [`Value`] exactly as received (number literals and member order),
 //! whatever its `$schema`, so re-serialising an envelope never changes what the digest covers.
 
-use std::fmt;
-
 use uuid::Uuid;
 
 use crate::digest::{Digest, SHA256, digest};
+use crate::fault::{Fault, FieldError};
 use crate::json::Value;
 
 /// Base of every GOBL schema URL.
@@ -37,65 +36,10 @@ pub mod codes {
     pub const SIGNATURE_MISMATCH: &str = "signature-mismatch";
 }
 
-/// A problem found in a GOBL document or envelope, mapped by the HTTP layer to
-/// `{"provider":"gobl","code":..,"message":..,"paths":[..]}`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Fault {
-    /// Stable machine-readable code, see [`codes`].
-    pub code: String,
-    /// Human-readable explanation.
-    pub message: String,
-    /// JSON paths the fault is about (`head.uuid`, `sigs[0]`); may be empty.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paths: Vec<String>,
-}
-
-impl Fault {
-    /// A fault with a code, message and paths.
-    pub fn new(code: &str, message: impl Into<String>, paths: Vec<String>) -> Fault {
-        Fault {
-            code: code.to_owned(),
-            message: message.into(),
-            paths,
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)?;
-        if !self.paths.is_empty() {
-            write!(f, " ({})", self.paths.join(", "))?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Fault {}
-
-/// A value of the wrong shape or type at a JSON path.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct FieldError {
-    /// Dotted path with array indices, e.g. `head.stamps[0].prv`; `$` for the root.
-    pub path: String,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
 impl From<Vec<FieldError>> for Fault {
     /// One `invalid-envelope` fault listing every path.
     fn from(errors: Vec<FieldError>) -> Fault {
-        let message = errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
+        let message = FieldError::describe(&errors);
         let paths = errors.into_iter().map(|e| e.path).collect();
         Fault::new(codes::INVALID_ENVELOPE, message, paths)
     }
@@ -171,10 +115,7 @@ struct Reader {
 
 impl Reader {
     fn fail(&mut self, path: &str, message: impl Into<String>) {
-        self.errors.push(FieldError {
-            path: path.to_owned(),
-            message: message.into(),
-        });
+        self.errors.push(FieldError::new(path, message));
     }
 
     fn string(&mut self, path: &str, v: &Value) -> Option<String> {
@@ -433,12 +374,8 @@ impl Envelope {
 
     /// Parses JSON text into an envelope; syntax errors are reported at path `$`.
     pub fn from_json(text: &str) -> Result<Envelope, Vec<FieldError>> {
-        let value = crate::json::parse(text).map_err(|e| {
-            vec![FieldError {
-                path: "$".into(),
-                message: e.to_string(),
-            }]
-        })?;
+        let value =
+            crate::json::parse(text).map_err(|e| vec![FieldError::new("$", e.to_string())])?;
         Envelope::from_value(&value)
     }
 

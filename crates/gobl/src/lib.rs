@@ -7,6 +7,8 @@ pub mod canonical;
 pub mod currency;
 pub mod digest;
 pub mod envelope;
+pub mod fault;
+pub use fault::{Fault, Faults, FieldError};
 pub mod json;
 pub mod num;
 pub mod regimes;

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::digest::Digest;
-use crate::envelope::{Envelope, Fault, codes};
+use crate::envelope::{Envelope, codes};
+use crate::fault::Fault;
 use crate::json::{self, Value};
 
 /// The only JWS algorithm accepted.

@@ -1,52 +1,9 @@
-//! Validation of calculated documents: faults with a code, a message and a JSON path.
+//! Validation of calculated documents: faults with a code, a message and a path in the
+//! document (`doc.supplier.tax_id.code`).
 
 use serde_json::{Map, Value};
 
-/// One validation or calculation problem.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Fault {
-    /// JSON path of the offending field, e.g. `$.supplier.tax_id.code`.
-    pub path: String,
-    /// Short machine-readable code, e.g. `required` or `tax_id`.
-    pub code: String,
-    /// Human-readable message.
-    pub message: String,
-}
-
-impl Fault {
-    /// A fault at `path`.
-    pub fn new(path: &str, code: &str, message: &str) -> Self {
-        Fault {
-            path: path.into(),
-            code: code.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {} ({})", self.path, self.message, self.code)
-    }
-}
-
-/// A list of faults.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Faults(pub Vec<Fault>);
-
-impl std::fmt::Display for Faults {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, x) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{x}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Faults {}
+use crate::fault::{Fault, Faults};
 
 /// Validate a calculated document: the core rules of its schema and the tax-id checks of
 /// folio's regimes. An empty list means the document is valid.
@@ -54,14 +11,20 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator { faults: Vec::new() };
     let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
     let short = schema.trim_start_matches("https://gobl.org/draft-0/");
-    v.tax_ids("$", &Value::Object(doc.clone()));
+    v.tax_ids("doc", &Value::Object(doc.clone()));
     match short {
         "bill/invoice" => {
             v.invoice(doc);
             crate::addons::validate_invoice(doc, &mut v.faults);
         }
         "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
-            v.required(doc, "$", "issue_date", "bill-01", "issue date is required");
+            v.required(
+                doc,
+                "doc",
+                "issue_date",
+                "bill-01",
+                "issue date is required",
+            );
             v.party(doc, "supplier", true);
         }
         _ => {}
@@ -85,11 +48,7 @@ fn present(o: &Map<String, Value>, k: &str) -> bool {
 
 impl Validator {
     fn push(&mut self, path: String, code: &str, message: &str) {
-        self.faults.push(Fault {
-            path,
-            code: code.into(),
-            message: message.into(),
-        });
+        self.faults.push(Fault::at(path, code, message));
     }
 
     fn required(&mut self, o: &Map<String, Value>, base: &str, k: &str, code: &str, msg: &str) {
@@ -102,12 +61,12 @@ impl Validator {
         match doc.get(key).and_then(Value::as_object) {
             Some(p) => self.required(
                 p,
-                &format!("$.{key}"),
+                &format!("doc.{key}"),
                 "name",
                 "bill-party-01",
                 "name is required",
             ),
-            None if needed => self.push(format!("$.{key}"), "bill-party-00", "party is required"),
+            None if needed => self.push(format!("doc.{key}"), "bill-party-00", "party is required"),
             None => {}
         }
     }
@@ -169,7 +128,7 @@ impl Validator {
             .flatten()
             .enumerate()
         {
-            self.invoice_line(doc, &format!("$.lines[{i}]"), l, bypass);
+            self.invoice_line(doc, &format!("doc.lines[{i}]"), l, bypass);
         }
         for k in ["discounts", "charges"] {
             for (i, d) in doc
@@ -179,7 +138,7 @@ impl Validator {
                 .flatten()
                 .enumerate()
             {
-                self.invoice_adjustment(doc, &format!("$.{k}[{i}]"), d);
+                self.invoice_adjustment(doc, &format!("doc.{k}[{i}]"), d);
             }
         }
         self.invoice_lines_and_totals(doc, bypass);
@@ -197,12 +156,12 @@ impl Validator {
         ];
         match doc.get("type").and_then(Value::as_str) {
             None | Some("") => self.push(
-                "$.type".into(),
+                "doc.type".into(),
                 "bill-invoice-01",
                 "invoice type is required",
             ),
             Some(t) if !TYPES.contains(&t) => self.push(
-                "$.type".into(),
+                "doc.type".into(),
                 "bill-invoice-02",
                 "invoice type is not valid",
             ),
@@ -214,7 +173,7 @@ impl Validator {
     fn invoice_issue_date(&mut self, doc: &Map<String, Value>) {
         self.required(
             doc,
-            "$",
+            "doc",
             "issue_date",
             "bill-invoice-03",
             "invoice issue date is required",
@@ -223,7 +182,7 @@ impl Validator {
             && crate::tax::defs::date_num(d).is_none()
         {
             self.push(
-                "$.issue_date".into(),
+                "doc.issue_date".into(),
                 "bill-invoice-03",
                 "invoice issue date is not a valid date",
             );
@@ -234,12 +193,12 @@ impl Validator {
     fn invoice_currency(&mut self, doc: &Map<String, Value>) {
         match doc.get("currency").and_then(Value::as_str) {
             None | Some("") => self.push(
-                "$.currency".into(),
+                "doc.currency".into(),
                 "bill-invoice-04",
                 "invoice currency is required",
             ),
             Some(c) if !crate::currency::is_known(c) => self.push(
-                "$.currency".into(),
+                "doc.currency".into(),
                 "bill-invoice-04",
                 "invoice currency is not valid",
             ),
@@ -251,13 +210,13 @@ impl Validator {
     fn invoice_parties(&mut self, doc: &Map<String, Value>) {
         match doc.get("supplier").and_then(Value::as_object) {
             None => self.push(
-                "$.supplier".into(),
+                "doc.supplier".into(),
                 "bill-invoice-05",
                 "invoice supplier is required",
             ),
             Some(s) => self.required(
                 s,
-                "$.supplier",
+                "doc.supplier",
                 "name",
                 "bill-invoice-06",
                 "invoice supplier name is required",
@@ -272,7 +231,7 @@ impl Validator {
             if has_code {
                 self.required(
                     c,
-                    "$.customer",
+                    "doc.customer",
                     "name",
                     "bill-invoice-07",
                     "invoice customer name required when tax ID is set",
@@ -290,7 +249,7 @@ impl Validator {
             .is_some_and(|s| !s.is_empty());
         if has_tax_point && present(doc, "value_date") {
             self.push(
-                "$.value_date".into(),
+                "doc.value_date".into(),
                 "bill-invoice-11",
                 "value date cannot be set when tax point is set",
             );
@@ -366,14 +325,14 @@ impl Validator {
         let has_adjustments = present(doc, "discounts") || present(doc, "charges");
         if !has_adjustments && !present(doc, "lines") {
             self.push(
-                "$.lines".into(),
+                "doc.lines".into(),
                 "bill-invoice-10",
                 "invoice lines are required without discounts or charges",
             );
         }
         if !bypass && !present(doc, "totals") {
             self.push(
-                "$.totals".into(),
+                "doc.totals".into(),
                 "bill-invoice-09",
                 "invoice totals are required",
             );
@@ -455,16 +414,6 @@ impl Validator {
     }
 }
 
-impl Fault {
-    /// This fault in the envelope module's form (`paths` relative to the envelope, so
-    /// `$.lines[0]` becomes `doc.lines[0]`), for the HTTP layer and `allow_invalid`.
-    pub fn to_envelope_fault(&self) -> crate::envelope::Fault {
-        let p = self.path.strip_prefix('$').unwrap_or(&self.path);
-        let path = format!("doc{p}");
-        crate::envelope::Fault::new(&self.code, self.message.clone(), vec![path])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,7 +423,7 @@ mod tests {
         validate_document(v.as_object().unwrap())
             .0
             .into_iter()
-            .map(|f| (f.path, f.code))
+            .map(|f| (f.paths[0].clone(), f.code))
             .collect()
     }
 
@@ -485,13 +434,13 @@ mod tests {
         );
         let paths: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
         for p in [
-            "$.type",
-            "$.issue_date",
-            "$.currency",
-            "$.supplier",
-            "$.lines[0].quantity",
-            "$.lines[0].item.price",
-            "$.totals",
+            "doc.type",
+            "doc.issue_date",
+            "doc.currency",
+            "doc.supplier",
+            "doc.lines[0].quantity",
+            "doc.lines[0].item.price",
+            "doc.totals",
         ] {
             assert!(paths.contains(&p), "{p} missing in {f:?}");
         }
@@ -504,7 +453,7 @@ mod tests {
         );
         assert_eq!(
             f,
-            vec![("$.tax_id.code".to_string(), "tax-id-code".to_string())]
+            vec![("doc.tax_id.code".to_string(), "tax-id-code".to_string())]
         );
         let f = faults(
             json!({"$schema": "https://gobl.org/draft-0/org/party", "name": "x", "tax_id": {"country": "ES", "code": "B98602642"}}),
@@ -520,8 +469,11 @@ mod tests {
                 "taxes": [{"cat": "XX"}, {"cat": "VAT", "key": "exempt", "percent": "21%"}, {"cat": "VAT", "key": "bogus"}]}],
             "totals": {"sum": "1.00"}});
         let f = faults(doc);
-        assert!(f.contains(&("$.lines[0].taxes[0].cat".into(), "tax-combo-01".into())));
-        assert!(f.contains(&("$.lines[0].taxes[1].percent".into(), "tax-combo-04".into())));
-        assert!(f.contains(&("$.lines[0].taxes[2].key".into(), "tax-combo-02".into())));
+        assert!(f.contains(&("doc.lines[0].taxes[0].cat".into(), "tax-combo-01".into())));
+        assert!(f.contains(&(
+            "doc.lines[0].taxes[1].percent".into(),
+            "tax-combo-04".into()
+        )));
+        assert!(f.contains(&("doc.lines[0].taxes[2].key".into(), "tax-combo-02".into())));
     }
 }

@@ -138,7 +138,7 @@ fn scenario_notes_and_unknown_tags() {
     assert_eq!(d["totals"]["tax"], "0.00");
     doc["$tags"] = json!(["no-such-tag"]);
     let err = build_with(doc, &BuildOptions::default()).unwrap_err();
-    assert_eq!(err.faults.0[0].path, "$.$tags");
+    assert_eq!(err.faults.0[0].paths, ["doc.$tags"]);
 }
 
 fn arb_line() -> impl Strategy<Value = Value> {

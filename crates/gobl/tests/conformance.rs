@@ -110,7 +110,7 @@ fn run_example(base: &Path, input: &Path, output: &Path) -> Outcome {
         }
     };
     let mut problems = Vec::new();
-    diff("$", &want, &got, &mut problems);
+    diff("doc", &want, &got, &mut problems);
     o.ok = problems.is_empty();
     o.problems = problems;
     o

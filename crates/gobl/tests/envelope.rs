@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
+use gobl::Fault;
 use gobl::digest::digest;
-use gobl::envelope::{
-    ENVELOPE_SCHEMA, Envelope, Fault, codes, document_schema, is_envelope, short_type,
-};
+use gobl::envelope::{ENVELOPE_SCHEMA, Envelope, codes, document_schema, is_envelope, short_type};
 use gobl::json::{Value, parse, parse_with_limit};
 use uuid::Uuid;
 

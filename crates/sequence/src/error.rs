@@ -1,6 +1,6 @@
 //! The service's error type; the HTTP layer maps it to the one API error body.
 
-use folio_api::ApiError;
+use folio_api::{ApiError, FieldError};
 use folio_store::StoreError;
 
 /// Everything a sequence operation can refuse or fail with.
@@ -12,9 +12,9 @@ pub enum SequenceError {
     /// An id reused with other content.
     #[error("{0}")]
     Conflict(String),
-    /// A field of the request is wrong: (path, message).
-    #[error("{0}: {1}")]
-    Invalid(String, String),
+    /// A field of the request is wrong.
+    #[error("{0}")]
+    Invalid(FieldError),
     /// Storage failed, or a stored row does not decode (`StoreError::Corrupt`: 500, logged).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -23,7 +23,7 @@ pub enum SequenceError {
 impl SequenceError {
     /// An invalid field.
     pub fn invalid(path: &str, message: impl Into<String>) -> Self {
-        SequenceError::Invalid(path.into(), message.into())
+        SequenceError::Invalid(FieldError::new(path, message))
     }
 }
 
@@ -38,7 +38,7 @@ impl From<SequenceError> for ApiError {
         match err {
             SequenceError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
             SequenceError::Conflict(message) => ApiError::conflict(message),
-            SequenceError::Invalid(path, message) => ApiError::invalid_field(&path, message),
+            SequenceError::Invalid(field) => ApiError::invalid_fields(vec![field]),
             SequenceError::Store(err) => ApiError::from(err),
         }
     }

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use folio_store::{Scope, StoreError, now};
+use gobl::FieldError;
 use gobl::envelope::Envelope;
 use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
@@ -401,9 +402,9 @@ fn check_labels(
     let mut bad = Vec::new();
     let mut check = |path: String, value: &str| {
         if value.len() > 255 || value.chars().any(char::is_control) {
-            bad.push((
+            bad.push(FieldError::new(
                 path,
-                "must be at most 255 characters, without control characters".to_owned(),
+                "must be at most 255 characters, without control characters",
             ));
         }
     };
@@ -417,7 +418,7 @@ fn check_labels(
         check("folder".into(), folder);
     }
     for (i, tag) in tags.iter().enumerate() {
-        check(format!("tags.{i}"), tag);
+        check(format!("tags[{i}]"), tag);
     }
     for k in meta.keys() {
         check(format!("meta.{k}"), k);

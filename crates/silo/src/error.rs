@@ -1,7 +1,8 @@
 //! The domain's error type; the HTTP layers map it to the one API error body.
 
-use folio_api::ApiError;
+use folio_api::{ApiError, FieldError};
 use folio_store::StoreError;
+use gobl::Fault;
 
 /// Everything a silo operation can refuse or fail with.
 #[derive(Debug, thiserror::Error)]
@@ -12,17 +13,16 @@ pub enum SiloError {
     /// An id or key reused with other content, or a change a signed envelope forbids.
     #[error("{0}")]
     Conflict(String),
-    /// Fields of the request are wrong: `(dotted path, message)` pairs, e.g.
-    /// `("data.head.uuid", "required")`.
-    #[error("{}", describe(.0))]
-    Invalid(Vec<(String, String)>),
+    /// Fields of the request are wrong, e.g. `data.head.uuid`: required.
+    #[error("{}", FieldError::describe(.0))]
+    Invalid(Vec<FieldError>),
     /// The document or envelope breaks a GOBL rule (digest, signatures, calculation).
     #[error("{message}")]
     Faults {
         /// Summary.
         message: String,
         /// The faults, each with its code and paths.
-        faults: Vec<gobl::envelope::Fault>,
+        faults: Vec<Fault>,
     },
     /// A limit (files per envelope, file size) is exceeded.
     #[error("{0}")]
@@ -38,11 +38,11 @@ pub enum SiloError {
 impl SiloError {
     /// An invalid field.
     pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
-        SiloError::Invalid(vec![(path.into(), message.into())])
+        SiloError::Invalid(vec![FieldError::new(path, message)])
     }
 
     /// One GOBL fault.
-    pub fn fault(fault: gobl::envelope::Fault) -> Self {
+    pub fn fault(fault: Fault) -> Self {
         SiloError::Faults {
             message: fault.to_string(),
             faults: vec![fault],
@@ -61,15 +61,10 @@ impl From<SiloError> for ApiError {
         match err {
             SiloError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
             SiloError::Conflict(message) => ApiError::conflict(message),
-            SiloError::Invalid(fields) => {
-                let mut err = ApiError::validation(describe(&fields));
-                for (path, message) in fields {
-                    err = err.with_field(&path, message);
-                }
-                err
+            SiloError::Invalid(fields) => ApiError::invalid_fields(fields),
+            SiloError::Faults { message, faults } => {
+                ApiError::validation(message).with_faults(faults)
             }
-            SiloError::Faults { message, faults } => ApiError::validation(message)
-                .with_faults(faults.into_iter().map(api_fault).collect()),
             SiloError::Limit(message) => ApiError::validation(message),
             SiloError::TooLarge(message) => ApiError::new(
                 axum::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -81,23 +76,5 @@ impl From<SiloError> for ApiError {
     }
 }
 
-/// A GOBL fault in the wire form (`provider` `gobl`).
-pub(crate) fn api_fault(f: gobl::envelope::Fault) -> folio_api::Fault {
-    folio_api::Fault {
-        provider: "gobl".into(),
-        code: f.code,
-        message: f.message,
-        paths: f.paths,
-    }
-}
-
 /// Result of silo operations.
 pub type SiloResult<T> = Result<T, SiloError>;
-
-fn describe(fields: &[(String, String)]) -> String {
-    fields
-        .iter()
-        .map(|(p, m)| format!("{p}: {m}"))
-        .collect::<Vec<_>>()
-        .join("; ")
-}

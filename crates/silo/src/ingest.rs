@@ -10,9 +10,10 @@
 //! stored without changes, it keeps its exact text, so `data` comes back byte for byte as it was
 //! sent. Allowing invalid documents does not matter for it.
 
-use gobl::envelope::{self, Envelope, FieldError, SCHEMA_BASE};
+use gobl::envelope::{self, Envelope, SCHEMA_BASE};
 use gobl::json::Value;
 use gobl::sign::{PrivateKey, PublicKey, parse_jws};
+use gobl::{Fault, FieldError};
 use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
@@ -30,7 +31,7 @@ pub struct Prepared {
     /// What building a bare document found wrong with it (stored anyway because the caller
     /// allowed invalid documents): `Some` (possibly empty) when the document was built, `None`
     /// for a full envelope, which is not rebuilt.
-    pub faults: Option<Vec<envelope::Fault>>,
+    pub faults: Option<Vec<Fault>>,
 }
 
 impl Prepared {
@@ -103,12 +104,35 @@ pub fn prepare(
     signer: Option<&PrivateKey>,
     allow_invalid: bool,
 ) -> SiloResult<Prepared> {
-    let Input {
+    let schema = top_schema(&input.value)?;
+    let (mut env, faults) = if envelope::is_envelope(&input.value) {
+        (read_envelope(input, id, keys)?, None)
+    } else {
+        check_schema("data.$schema", &schema)?;
+        let id = id.unwrap_or_else(Uuid::now_v7);
+        let (env, faults) = build(id, input.text, allow_invalid)?;
+        (env, Some(faults))
+    };
+    // a built envelope is new text; a received one keeps its bytes unless folio signs it
+    let signed = match signer {
+        Some(key) => sign_once(&mut env, key)?,
+        None => false,
+    };
+    let text = if signed || faults.is_some() {
+        env.to_json_string()
+    } else {
+        input.text.to_owned()
+    };
+    Ok(Prepared {
+        id: env.head.uuid,
         text,
-        value,
-        doc_digest,
-    } = input;
-    let text: &str = text;
+        envelope: env,
+        faults,
+    })
+}
+
+/// The `$schema` of the object sent as `data`.
+fn top_schema(value: &Value) -> SiloResult<String> {
     let Value::Object(members) = value else {
         return Err(SiloError::invalid(
             "data",
@@ -118,72 +142,57 @@ pub fn prepare(
             ),
         ));
     };
-    let schema = match members.iter().find(|(k, _)| k == "$schema") {
-        None => return Err(SiloError::invalid("data.$schema", "required")),
-        Some((_, Value::String(s))) => s.clone(),
-        Some((_, other)) => {
-            return Err(SiloError::invalid(
-                "data.$schema",
-                format!("expected a string, found {}", other.type_name()),
-            ));
-        }
-    };
-    let (mut env, faults) = if envelope::is_envelope(value) {
-        let env = Envelope::from_value(value).map_err(|errs| field_errors("data", errs))?;
-        check_schema(
-            "data.doc.$schema",
-            env.document_schema().unwrap_or_default(),
-        )?;
-        if let Some(id) = id
-            && env.head.uuid != id
-        {
-            return Err(SiloError::invalid(
-                "data.head.uuid",
-                format!("must equal the envelope id {id}"),
-            ));
-        }
-        // The digest already computed from the same document (see `Input::doc_digest`) spares
-        // canonicalising it again; anything else goes through the full check and its faults.
-        let checked = doc_digest.as_deref().is_some_and(|dig| {
-            env.head.dig.alg == gobl::digest::SHA256
-                && env.head.dig.val == dig
-                && (env.head.stamps.is_empty() || !env.sigs.is_empty())
-        });
-        if !checked {
-            env.validate().map_err(SiloError::fault)?;
-        }
-        verify_signatures(&env, keys)?;
-        (env, None)
-    } else {
-        check_schema("data.$schema", &schema)?;
-        let id = id.unwrap_or_else(Uuid::now_v7);
-        let (env, faults) = build(id, text, allow_invalid)?;
-        (env, Some(faults))
-    };
-    let keep_text = faults.is_none();
-    let mut changed = !keep_text;
-    if let Some(key) = signer {
-        let already = env
-            .sigs
-            .iter()
-            .any(|jws| parse_jws(jws).is_ok_and(|p| p.kid.as_deref() == Some(key.kid())));
-        if !already {
-            let iat = chrono::Utc::now().timestamp();
-            env.sign(key, iat).map_err(SiloError::fault)?;
-            changed = true;
-        }
+    match members.iter().find(|(k, _)| k == "$schema") {
+        None => Err(SiloError::invalid("data.$schema", "required")),
+        Some((_, Value::String(s))) => Ok(s.clone()),
+        Some((_, other)) => Err(SiloError::invalid(
+            "data.$schema",
+            format!("expected a string, found {}", other.type_name()),
+        )),
     }
-    let text = if changed {
-        env.to_json_string()
-    } else {
-        text.to_owned()
-    };
-    Ok(Prepared {
-        id: env.head.uuid,
-        text,
-        envelope: env,
-        faults,
-    })
+}
+
+/// A received envelope: its shape, a GOBL document schema, the uuid the caller named, its
+/// digest and stamps, and its signatures.
+fn read_envelope(input: &Input<'_>, id: Option<Uuid>, keys: &[PublicKey]) -> SiloResult<Envelope> {
+    let env = Envelope::from_value(&input.value).map_err(|errs| field_errors("data", errs))?;
+    check_schema(
+        "data.doc.$schema",
+        env.document_schema().unwrap_or_default(),
+    )?;
+    if let Some(id) = id
+        && env.head.uuid != id
+    {
+        return Err(SiloError::invalid(
+            "data.head.uuid",
+            format!("must equal the envelope id {id}"),
+        ));
+    }
+    // The digest already computed from the same document (see `Input::doc_digest`) spares
+    // canonicalising it again; anything else goes through the full check and its faults.
+    let checked = input.doc_digest.as_deref().is_some_and(|dig| {
+        env.head.dig.alg == gobl::digest::SHA256
+            && env.head.dig.val == dig
+            && (env.head.stamps.is_empty() || !env.sigs.is_empty())
+    });
+    if !checked {
+        env.validate().map_err(SiloError::fault)?;
+    }
+    verify_signatures(&env, keys)?;
+    Ok(env)
+}
+
+/// Signs with `key` unless it already signed; whether it signed now.
+fn sign_once(env: &mut Envelope, key: &PrivateKey) -> SiloResult<bool> {
+    let already = env
+        .sigs
+        .iter()
+        .any(|jws| parse_jws(jws).is_ok_and(|p| p.kid.as_deref() == Some(key.kid())));
+    if !already {
+        let iat = chrono::Utc::now().timestamp();
+        env.sign(key, iat).map_err(SiloError::fault)?;
+    }
+    Ok(!already)
 }
 
 /// Only GOBL schemas are stored; within GOBL, document types folio does not know are carried
@@ -203,11 +212,7 @@ fn check_schema(path: &str, schema: &str) -> SiloResult<()> {
 /// Builds a bare document as `folio gobl build` does: normalised, calculated, validated and
 /// enveloped under `id`. Returns the envelope and the validation faults, which are only
 /// accepted (and then returned) with `allow_invalid`; a calculation error is always refused.
-fn build(
-    id: Uuid,
-    text: &str,
-    allow_invalid: bool,
-) -> SiloResult<(Envelope, Vec<envelope::Fault>)> {
+fn build(id: Uuid, text: &str, allow_invalid: bool) -> SiloResult<(Envelope, Vec<Fault>)> {
     let input: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))?;
     let opts = gobl::builder::BuildOptions {
@@ -218,12 +223,7 @@ fn build(
         Ok(built) => (built, Vec::new()),
         Err(invalid) => {
             let calculated = !invalid.envelope.is_null();
-            let faults: Vec<envelope::Fault> = invalid
-                .faults
-                .0
-                .iter()
-                .map(gobl::validate::Fault::to_envelope_fault)
-                .collect();
+            let faults = invalid.faults.0;
             if !calculated {
                 return Err(SiloError::Faults {
                     message: "the document cannot be calculated".into(),
@@ -260,9 +260,9 @@ fn build(
 /// of the workspace's keys (by `kid`) must verify with it. Signatures of other parties are
 /// carried: their keys are not known here.
 pub fn verify_signatures(env: &Envelope, keys: &[PublicKey]) -> SiloResult<()> {
-    use gobl::envelope::{Fault, codes};
+    use gobl::envelope::codes;
     for (i, jws) in env.sigs.iter().enumerate() {
-        let path = vec![format!("data.sigs.{i}")];
+        let path = vec![format!("sigs[{i}]")];
         let parsed = parse_jws(jws).map_err(|m| {
             SiloError::fault(Fault::new(codes::SIGNATURE_MALFORMED, m, path.clone()))
         })?;
@@ -290,44 +290,14 @@ pub fn verify_signatures(env: &Envelope, keys: &[PublicKey]) -> SiloResult<()> {
 }
 
 /// gobl's shape errors (`head.stamps[0].prv`, `$`) as request fields under `prefix`
-/// (`data.head.stamps.0.prv`, `data`).
+/// (`data.head.stamps[0].prv`, `data`).
 fn field_errors(prefix: &str, errors: Vec<FieldError>) -> SiloError {
-    SiloError::Invalid(
-        errors
-            .into_iter()
-            .map(|e| (dotted(prefix, &e.path), e.message))
-            .collect(),
-    )
-}
-
-fn dotted(prefix: &str, path: &str) -> String {
-    let path = match path {
-        "$" => "",
-        p if p.starts_with("$.") || p.starts_with("$[") => &p[1..],
-        p => p,
-    };
-    let path = path.replace('[', ".").replace(']', "");
-    let path = path.trim_start_matches('.');
-    if path.is_empty() {
-        prefix.to_owned()
-    } else {
-        format!("{prefix}.{path}")
-    }
+    SiloError::Invalid(errors.into_iter().map(|e| e.under(prefix)).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gobl_paths_become_dotted_fields() {
-        assert_eq!(
-            dotted("data", "head.stamps[0].prv"),
-            "data.head.stamps.0.prv"
-        );
-        assert_eq!(dotted("data", "$"), "data");
-        assert_eq!(dotted("data", "$schema"), "data.$schema");
-    }
 
     #[test]
     fn schemas_outside_gobl_are_refused() {

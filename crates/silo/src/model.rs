@@ -41,7 +41,7 @@ pub struct Entry {
     /// What validation found wrong with the document when it was built from a bare document
     /// and stored anyway (`allow_invalid`); empty for valid documents and for full envelopes,
     /// which are not rebuilt.
-    pub faults: Vec<gobl::envelope::Fault>,
+    pub faults: Vec<gobl::Fault>,
 }
 
 impl Entry {

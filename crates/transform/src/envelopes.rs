@@ -1,5 +1,6 @@
 //! What jobs need from the silo when they are created.
 
+use folio_api::FieldError;
 use folio_silo::{NewEnvelope, SiloError};
 use folio_store::Scope;
 use serde_json::Value;
@@ -41,19 +42,13 @@ pub(crate) fn silo_error(prefix: &str, e: SiloError) -> TransformError {
     match e {
         SiloError::NotFound(what) => TransformError::NotFound(what),
         SiloError::Conflict(m) => TransformError::Conflict(m),
+        // the silo names the request's `data`; here it is the value at `prefix`
         SiloError::Invalid(fields) => TransformError::Invalid(
             fields
                 .into_iter()
-                .map(|(p, m)| {
-                    let p = p.strip_prefix("data").unwrap_or(&p).trim_start_matches('.');
-                    (
-                        if p.is_empty() {
-                            prefix.to_string()
-                        } else {
-                            format!("{prefix}.{p}")
-                        },
-                        m,
-                    )
+                .map(|e| {
+                    let rest = e.path.strip_prefix("data").unwrap_or(&e.path);
+                    FieldError::new(format!("{prefix}{rest}"), e.message)
                 })
                 .collect(),
         ),

@@ -1,6 +1,6 @@
 //! The transform domain's error type and its mapping to the API error.
 
-use folio_api::ApiError;
+use folio_api::{ApiError, FieldError};
 use folio_store::StoreError;
 
 /// What can go wrong in the transform domain.
@@ -12,9 +12,9 @@ pub enum TransformError {
     /// An id or key reused with different content.
     #[error("conflict: {0}")]
     Conflict(String),
-    /// Invalid input, with field errors (dotted path, message).
-    #[error("invalid: {0:?}")]
-    Invalid(Vec<(String, String)>),
+    /// Invalid input, with what is wrong where.
+    #[error("invalid: {}", FieldError::describe(.0))]
+    Invalid(Vec<FieldError>),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -29,7 +29,7 @@ pub type TransformResult<T> = Result<T, TransformError>;
 impl TransformError {
     /// One invalid field.
     pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
-        TransformError::Invalid(vec![(path.into(), message.into())])
+        TransformError::Invalid(vec![FieldError::new(path, message)])
     }
 }
 
@@ -52,18 +52,7 @@ impl From<TransformError> for ApiError {
         match err {
             TransformError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
             TransformError::Conflict(what) => ApiError::conflict(what),
-            TransformError::Invalid(fields) => {
-                let message = fields
-                    .iter()
-                    .map(|(p, m)| format!("{p}: {m}"))
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                let mut e = ApiError::validation(message);
-                for (path, msg) in fields {
-                    e = e.with_field(&path, msg);
-                }
-                e
-            }
+            TransformError::Invalid(fields) => ApiError::invalid_fields(fields),
             TransformError::Store(e) => ApiError::from(e),
             TransformError::Internal(e) => ApiError::internal(e),
         }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use folio_api::page::{Page, Position};
 use folio_store::Scope;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -11,10 +12,9 @@ use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
 use crate::error::{TransformError, TransformResult};
-use crate::model::{Intent, Job, NewJob, status};
+use crate::model::{Intent, Job, NewJob, Workflow, status};
 use crate::workflow::{Phase, canonical};
 use crate::{Notice, Transform, db};
-use folio_api::page::{Page, Position};
 
 impl Transform {
     /// Creates a job on the workflow's current published version (`created` is false when the
@@ -25,46 +25,13 @@ impl Transform {
         if let Some(existing) = self.find_job(scope, new.id).await? {
             return same_or_conflict(existing, &hash);
         }
-        let wf = match self.workflow(scope, new.workflow_id).await {
-            Ok(wf) => wf,
-            Err(TransformError::NotFound(_)) => {
-                return Err(TransformError::invalid("workflow_id", "no such workflow"));
-            }
-            Err(e) => return Err(e),
-        };
-        if wf.disabled {
-            return Err(TransformError::invalid(
-                "workflow_id",
-                "the workflow is disabled",
-            ));
-        }
-        if wf.version == 0 {
-            return Err(TransformError::invalid(
-                "workflow_id",
-                "the workflow is a draft that was never published",
-            ));
-        }
+        let wf = self.runnable_workflow(scope, new.workflow_id).await?;
         if let Some(key) = new.key.as_deref()
             && key.trim().is_empty()
         {
             return Err(TransformError::invalid("key", "must not be empty"));
         }
-        // an e-invoice given as text waits in the job for an import step to read it
-        let mut input = None;
-        match (new.silo_entry_id, new.data.take()) {
-            (Some(_), Some(_)) => {
-                return Err(TransformError::invalid(
-                    "data",
-                    "send either data or silo_entry_id, not both",
-                ));
-            }
-            (Some(id), None) => self.check_envelope(scope, id).await?,
-            (None, Some(Value::String(xml))) => input = Some(checked_input(xml)?),
-            (None, Some(data)) => {
-                new.silo_entry_id = Some(self.store_document(scope, data).await?);
-            }
-            (None, None) => {}
-        }
+        let input = self.take_document(scope, &mut new).await?;
         let def = self.definition(scope, wf.id, wf.version).await?;
         let first = def
             .first(Phase::Main)
@@ -101,6 +68,53 @@ impl Transform {
         }
         self.inner.wake.notify_one();
         Ok((job, true))
+    }
+
+    /// The workflow a new job names: it exists, is enabled and has a published version.
+    async fn runnable_workflow(&self, scope: Scope, id: Uuid) -> TransformResult<Workflow> {
+        let wf = match self.workflow(scope, id).await {
+            Ok(wf) => wf,
+            Err(TransformError::NotFound(_)) => {
+                return Err(TransformError::invalid("workflow_id", "no such workflow"));
+            }
+            Err(e) => return Err(e),
+        };
+        if wf.disabled {
+            return Err(TransformError::invalid(
+                "workflow_id",
+                "the workflow is disabled",
+            ));
+        }
+        if wf.version == 0 {
+            return Err(TransformError::invalid(
+                "workflow_id",
+                "the workflow is a draft that was never published",
+            ));
+        }
+        Ok(wf)
+    }
+
+    /// The job's document: an envelope of the silo it names, a GOBL document it sends (stored
+    /// now, the job then names it), or an e-invoice as text, returned to wait in the job for an
+    /// import step to read it.
+    async fn take_document(
+        &self,
+        scope: Scope,
+        new: &mut NewJob,
+    ) -> TransformResult<Option<String>> {
+        match (new.silo_entry_id, new.data.take()) {
+            (Some(_), Some(_)) => Err(TransformError::invalid(
+                "data",
+                "send either data or silo_entry_id, not both",
+            )),
+            (Some(id), None) => self.check_envelope(scope, id).await.map(|()| None),
+            (None, Some(Value::String(xml))) => checked_input(xml).map(Some),
+            (None, Some(data)) => {
+                new.silo_entry_id = Some(self.store_document(scope, data).await?);
+                Ok(None)
+            }
+            (None, None) => Ok(None),
+        }
     }
 
     /// The e-invoice text the job was given as `data`, if any.

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use folio_api::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -127,9 +128,6 @@ impl Phase {
     }
 }
 
-/// A field error found while validating: dotted path and message.
-pub type FieldError = (String, String);
-
 impl Definition {
     /// Gives every step without an id a stable one derived from the workflow id and the step's
     /// position, so saving the same body twice gives the same definition.
@@ -159,110 +157,71 @@ impl Definition {
     }
 
     /// Checks the definition against the action registry and the step limit; returns every
-    /// problem found, each at its dotted path (`steps.1.next.0.step_id`).
+    /// problem found, each at its path (`steps[1].next[0].step_id`).
     pub fn validate(&self, registry: &Registry, max_steps: usize) -> Vec<FieldError> {
-        let mut errors = Vec::new();
-        if self.name.trim().is_empty() {
-            errors.push(("name".into(), "required".into()));
-        }
-        if self.steps.is_empty() {
-            errors.push(("steps".into(), "a workflow needs at least one step".into()));
-        }
         let index = self.index();
-        if index.order.len() > max_steps {
-            errors.push((
-                "steps".into(),
-                format!(
-                    "too many steps: {} (at most {max_steps})",
-                    index.order.len()
-                ),
-            ));
-        }
+        let mut errors = self.check_top(&index, max_steps);
         let mut seen: HashMap<&str, String> = HashMap::new();
         for (path, step) in self.walk() {
             if let Some(first) = seen.insert(step.id.as_str(), path.clone()) {
-                errors.push((
+                errors.push(FieldError::new(
                     format!("{path}.id"),
                     format!("duplicate step id (also at {first})"),
                 ));
             }
-            if let Some(timeout) = step.timeout
-                && !(0.0..=MAX_STEP_TIMEOUT).contains(&timeout)
-            {
-                errors.push((
-                    format!("{path}.timeout"),
-                    format!("must be between 0 and {MAX_STEP_TIMEOUT} seconds"),
-                ));
-            }
-            match registry.get(&step.action) {
-                None => errors.push((
-                    format!("{path}.action"),
-                    format!("unknown action {:?}", step.action),
-                )),
-                Some(action) => {
-                    let config = step.config.clone().unwrap_or(Value::Null);
-                    for (field, message) in action.check(&config) {
-                        let at = if field.is_empty() {
-                            format!("{path}.config")
-                        } else {
-                            format!("{path}.config.{field}")
-                        };
-                        errors.push((at, message));
-                    }
-                }
-            }
+            check_step(&path, step, registry, &mut errors);
             for (j, next) in step.next.iter().enumerate() {
-                let at = format!("{path}.next.{j}");
-                if let Some(status) = next.status.as_deref()
-                    && !status.is_empty()
-                    && !NEXT_STATUSES.contains(&status)
-                {
-                    errors.push((
-                        format!("{at}.status"),
-                        format!("must be one of {}", NEXT_STATUSES.join(", ")),
-                    ));
-                }
-                let routes = usize::from(!next.steps.is_empty())
-                    + usize::from(next.step_id.is_some())
-                    + usize::from(next.stop);
-                if routes > 1 {
-                    errors.push((at.clone(), "use one of steps, step_id or stop".into()));
-                }
-                if let Some(target) = next.step_id.as_deref() {
-                    match index.phase.get(target) {
-                        None => errors.push((
-                            format!("{at}.step_id"),
-                            format!("no step has id {target:?}"),
-                        )),
-                        Some(phase) if Some(phase) != index.phase.get(step.id.as_str()) => errors
-                            .push((
-                                format!("{at}.step_id"),
-                                "cannot jump between the main flow and rescue".into(),
-                            )),
-                        Some(_) => {}
-                    }
-                }
+                check_next(
+                    &format!("{path}.next[{j}]"),
+                    next,
+                    step,
+                    &index,
+                    &mut errors,
+                );
             }
         }
+        // a loop is looked for only in an otherwise sound graph (its jumps all land)
         if errors.is_empty()
             && let Some(cycle_at) = self.find_cycle(&index)
         {
-            errors.push((
+            errors.push(FieldError::new(
                 format!("{}.next", index.path[cycle_at]),
-                "this step can run again after itself: workflows must not loop".into(),
+                "this step can run again after itself: workflows must not loop",
             ));
         }
         errors
     }
 
-    /// Every step with its dotted path, main flow then rescue, depth first.
+    /// A name, at least one step, at most `max_steps` in all.
+    fn check_top(&self, index: &Index<'_>, max_steps: usize) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        if self.name.trim().is_empty() {
+            errors.push(FieldError::new("name", "required"));
+        }
+        if self.steps.is_empty() {
+            errors.push(FieldError::new(
+                "steps",
+                "a workflow needs at least one step",
+            ));
+        }
+        if index.order.len() > max_steps {
+            let message = format!(
+                "too many steps: {} (at most {max_steps})",
+                index.order.len()
+            );
+            errors.push(FieldError::new("steps", message));
+        }
+        errors
+    }
+
+    /// Every step with its path (`steps[0].next[1].steps[0]`), main flow then rescue, depth first.
     pub fn walk(&self) -> Vec<(String, &Step)> {
         fn go<'a>(steps: &'a [Step], path: &str, out: &mut Vec<(String, &'a Step)>) {
             for (i, step) in steps.iter().enumerate() {
-                let here = format!("{path}.{i}");
+                let here = format!("{path}[{i}]");
                 out.push((here.clone(), step));
                 for (j, next) in step.next.iter().enumerate() {
-                    go(&next.steps, &format!("{here}.next.{j}.steps"), out);
+                    go(&next.steps, &format!("{here}.next[{j}].steps"), out);
                 }
             }
         }
@@ -315,7 +274,7 @@ impl Definition {
                 .map(|(i, step)| {
                     let slot = index.order.len();
                     index.order.push(step);
-                    index.path.push(format!("{path}.{i}"));
+                    index.path.push(format!("{path}[{i}]"));
                     index.successor.push(None);
                     index.branches.push(Vec::new());
                     index.by_id.entry(step.id.as_str()).or_insert(slot);
@@ -328,7 +287,7 @@ impl Definition {
                 let succ = slots.get(i + 1).copied().or(after);
                 index.successor[slot] = succ;
                 for (j, next) in step.next.iter().enumerate() {
-                    let here = format!("{path}.{i}.next.{j}.steps");
+                    let here = format!("{path}[{i}].next[{j}].steps");
                     let inner = go(&next.steps, &here, phase, succ, index);
                     if let Some(first) = inner.first() {
                         index.branches[slot].push(*first);
@@ -447,6 +406,65 @@ pub fn step_ids(def: &Definition) -> HashSet<String> {
     def.walk().into_iter().map(|(_, s)| s.id.clone()).collect()
 }
 
+/// One step: a timeout in range, a known action, a configuration that action accepts.
+fn check_step(path: &str, step: &Step, registry: &Registry, errors: &mut Vec<FieldError>) {
+    if let Some(timeout) = step.timeout
+        && !(0.0..=MAX_STEP_TIMEOUT).contains(&timeout)
+    {
+        errors.push(FieldError::new(
+            format!("{path}.timeout"),
+            format!("must be between 0 and {MAX_STEP_TIMEOUT} seconds"),
+        ));
+    }
+    match registry.get(&step.action) {
+        None => errors.push(FieldError::new(
+            format!("{path}.action"),
+            format!("unknown action {:?}", step.action),
+        )),
+        Some(action) => {
+            let config = step.config.clone().unwrap_or(Value::Null);
+            let at = format!("{path}.config");
+            errors.extend(action.check(&config).into_iter().map(|e| e.under(&at)));
+        }
+    }
+}
+
+/// One route out of `step`, at `at`: a known status, one way to go on, a jump that lands on a
+/// step of the same phase.
+fn check_next(at: &str, next: &Next, step: &Step, index: &Index<'_>, errors: &mut Vec<FieldError>) {
+    if let Some(status) = next.status.as_deref()
+        && !status.is_empty()
+        && !NEXT_STATUSES.contains(&status)
+    {
+        errors.push(FieldError::new(
+            format!("{at}.status"),
+            format!("must be one of {}", NEXT_STATUSES.join(", ")),
+        ));
+    }
+    let routes = usize::from(!next.steps.is_empty())
+        + usize::from(next.step_id.is_some())
+        + usize::from(next.stop);
+    if routes > 1 {
+        errors.push(FieldError::new(at, "use one of steps, step_id or stop"));
+    }
+    let Some(target) = next.step_id.as_deref() else {
+        return;
+    };
+    match index.phase.get(target) {
+        None => errors.push(FieldError::new(
+            format!("{at}.step_id"),
+            format!("no step has id {target:?}"),
+        )),
+        Some(phase) if Some(phase) != index.phase.get(step.id.as_str()) => {
+            errors.push(FieldError::new(
+                format!("{at}.step_id"),
+                "cannot jump between the main flow and rescue",
+            ))
+        }
+        Some(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -463,7 +481,7 @@ mod tests {
     fn fields(d: &Definition) -> Vec<String> {
         d.validate(&Registry::builtin(), 100)
             .into_iter()
-            .map(|(p, _)| p)
+            .map(|e| e.path)
             .collect()
     }
 
@@ -485,34 +503,34 @@ mod tests {
     #[test]
     fn bad_workflows_name_the_field() {
         let d = def(json!({"name": "w", "steps": [{"id": "a", "action": "nope"}]}));
-        assert_eq!(fields(&d), vec!["steps.0.action"]);
+        assert_eq!(fields(&d), vec!["steps[0].action"]);
         let d = def(json!({"name": "w", "steps": [
             {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "zz"}]}]}));
-        assert_eq!(fields(&d), vec!["steps.0.next.0.step_id"]);
+        assert_eq!(fields(&d), vec!["steps[0].next[0].step_id"]);
         let d = def(
             json!({"name": "w", "steps": [{"id": "a", "action": "sleep", "config": {"seconds": "x"}}]}),
         );
-        assert_eq!(fields(&d), vec!["steps.0.config.seconds"]);
+        assert_eq!(fields(&d), vec!["steps[0].config.seconds"]);
         let d = def(
             json!({"name": "w", "steps": [{"id": "a", "action": "silo.state", "config": {"state": "bogus"}}]}),
         );
-        assert_eq!(fields(&d), vec!["steps.0.config.state"]);
+        assert_eq!(fields(&d), vec!["steps[0].config.state"]);
         let d = def(
             json!({"name": "w", "steps": [{"id": "a", "action": "webhook.send", "config": {}}]}),
         );
-        assert_eq!(fields(&d), vec!["steps.0.config"]);
+        assert_eq!(fields(&d), vec!["steps[0].config"]);
         let d = def(json!({"name": "w", "steps": [state("a", "sent"), state("a", "sent")]}));
-        assert_eq!(fields(&d), vec!["steps.1.id"]);
+        assert_eq!(fields(&d), vec!["steps[1].id"]);
         let d = def(json!({"name": "", "steps": []}));
         assert_eq!(fields(&d), vec!["name", "steps"]);
         let d = def(json!({"name": "w", "steps": [
             {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"status": "MAYBE"}]}]}));
-        assert_eq!(fields(&d), vec!["steps.0.next.0.status"]);
+        assert_eq!(fields(&d), vec!["steps[0].next[0].status"]);
         let d = def(
             json!({"name": "w", "steps": [state("a", "sent")], "rescue": [
             {"id": "r", "action": "sleep", "config": {"seconds": 0}, "next": [{"step_id": "a"}]}]}),
         );
-        assert_eq!(fields(&d), vec!["rescue.0.next.0.step_id"]);
+        assert_eq!(fields(&d), vec!["rescue[0].next[0].step_id"]);
         let many: Vec<Value> = (0..5).map(|i| state(&format!("s{i}"), "sent")).collect();
         let d = def(json!({"name": "w", "steps": many}));
         assert_eq!(d.validate(&Registry::builtin(), 4).len(), 1);
@@ -523,7 +541,7 @@ mod tests {
         // backwards jump
         let d = def(json!({"name": "w", "steps": [state("a", "sent"),
             {"id": "b", "action": "sleep", "config": {"seconds": 0}, "next": [{"status": "OK", "step_id": "a"}]}]}));
-        assert_eq!(fields(&d), vec!["steps.1.next"]);
+        assert_eq!(fields(&d), vec!["steps[1].next"]);
         // a nested step jumping to its owner
         let d = def(json!({"name": "w", "steps": [
             {"id": "a", "action": "sleep", "config": {"seconds": 0}, "next": [{"steps": [

@@ -1,7 +1,6 @@
 //! One JSON error body everywhere, and the limits: unknown path, wrong method, oversize body,
 //! wrong content type, bad JSON, wrong types, rate limit, panics.
 
-use axum::Json as AxumJson;
 use folio_api::{ApiResult, Caller, Json, ServiceVersion};
 use folio_store::testing;
 use reqwest::Method;
@@ -22,14 +21,14 @@ struct EchoIn {
 /// Echoes a body through folio's JSON extractor.
 #[utoipa::path(post, path = "/testsvc/v1/echo", tag = "test", request_body = EchoIn,
     responses((status = 200, description = "Echo.", body = Object)))]
-async fn echo(_caller: Caller, Json(body): Json<EchoIn>) -> ApiResult<AxumJson<Value>> {
-    Ok(AxumJson(json!({"name": body.name})))
+async fn echo(_caller: Caller, Json(body): Json<EchoIn>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"name": body.name})))
 }
 
 /// Panics.
 #[utoipa::path(get, path = "/testsvc/v1/panic", tag = "test",
     responses((status = 200, description = "Never.", body = Object)))]
-async fn panics(_caller: Caller) -> ApiResult<AxumJson<Value>> {
+async fn panics(_caller: Caller) -> ApiResult<Json<Value>> {
     panic!("a bug in a handler")
 }
 

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::Fault;
+use crate::fault::Fault;
 
 /// VAT categories (UNTDID 5305) the add-on accepts.
 const VAT_CATEGORIES: &[&str] = &["S", "Z", "E", "AE", "K", "G", "O", "L", "M", "B"];
@@ -15,20 +15,20 @@ const EXEMPT: &[&str] = &["E", "AE", "K", "G", "O"];
 /// The faults of an invoice under the add-on.
 pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
     let mut fault = |path: &str, n: &str, message: &str| {
-        faults.push(Fault::new(path, &format!("en16931-{n}"), message));
+        faults.push(Fault::at(path, &format!("en16931-{n}"), message));
     };
     if ext(doc.get("tax"), "untdid-document-type").is_none() {
-        fault("$.tax.ext", "02", "document type extension is required");
+        fault("doc.tax.ext", "02", "document type extension is required");
     }
     if list(doc, "lines").is_empty() {
-        fault("$.lines", "03", "at least one line is required (BR-16)");
+        fault("doc.lines", "03", "at least one line is required (BR-16)");
     }
     if doc
         .get("supplier")
         .is_some_and(|s| list_of(s, "addresses").is_empty())
     {
         fault(
-            "$.supplier.addresses",
+            "doc.supplier.addresses",
             "04",
             "supplier addresses are required (BR-8)",
         );
@@ -38,7 +38,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
         .is_some_and(|c| list_of(c, "addresses").is_empty())
     {
         fault(
-            "$.customer.addresses",
+            "doc.customer.addresses",
             "05",
             "customer addresses are required (BR-10)",
         );
@@ -46,12 +46,12 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     if is_due_standard(doc) {
         match doc.get("payment") {
             None => fault(
-                "$.payment",
+                "doc.payment",
                 "06",
                 "payment details are required when amount is due (BR-CO-25)",
             ),
             Some(p) if p.get("terms").is_none() => fault(
-                "$.payment.terms",
+                "doc.payment.terms",
                 "07",
                 "payment terms are required when amount is due (BR-CO-25)",
             ),
@@ -60,13 +60,13 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     }
     for (i, line) in list(doc, "lines").iter().enumerate() {
         for (j, combo) in list_of(line, "taxes").iter().enumerate() {
-            combo_faults(combo, &format!("$.lines[{i}].taxes[{j}]"), &mut fault);
+            combo_faults(combo, &format!("doc.lines[{i}].taxes[{j}]"), &mut fault);
         }
-        reasons(line, &format!("$.lines[{i}]"), &mut fault);
+        reasons(line, &format!("doc.lines[{i}]"), &mut fault);
     }
     for member in ["discounts", "charges"] {
         for (i, item) in list(doc, member).iter().enumerate() {
-            let path = format!("$.{member}[{i}]");
+            let path = format!("doc.{member}[{i}]");
             if member == "discounts" && list_of(item, "taxes").is_empty() {
                 fault(&format!("{path}.taxes"), "32", "taxes are required (BR-32)");
             }
@@ -81,7 +81,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     }
     if !exemptions_explained(doc) {
         fault(
-            "$.tax.notes",
+            "doc.tax.notes",
             "08",
             "exempt tax categories require either a VATEX code or an exemption note",
         );

@@ -59,7 +59,7 @@ pub(crate) fn normalize_invoice(doc: &mut Obj) {
 }
 
 /// Adds the faults of the add-ons an invoice lists.
-pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<crate::validate::Fault>) {
+pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<crate::fault::Fault>) {
     let addons = listed(doc);
     if addons.iter().any(|a| a == EN16931) {
         en16931_rules::validate_invoice(doc, faults);

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::Fault;
+use crate::fault::Fault;
 
 /// Document types XRechnung accepts (BR-DE-17).
 const DOCUMENT_TYPES: &[&str] = &["326", "380", "384", "389", "381", "875", "876", "877"];
@@ -12,7 +12,7 @@ const DOCUMENT_TYPES: &[&str] = &["326", "380", "384", "389", "381", "875", "876
 /// The faults of an invoice under the add-on.
 pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
     let mut fault = |path: &str, n: &str, message: &str| {
-        faults.push(Fault::new(path, &format!("xrechnung-{n}"), message));
+        faults.push(Fault::at(path, &format!("xrechnung-{n}"), message));
     };
     let doc_type = doc
         .get("tax")
@@ -21,7 +21,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
         .and_then(Value::as_str);
     if doc_type.is_some_and(|t| !DOCUMENT_TYPES.contains(&t)) {
         fault(
-            "$.tax.ext",
+            "doc.tax.ext",
             "01",
             "tax ext must have a valid UNTDID document type code (BR-DE-17)",
         );
@@ -29,7 +29,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     let kind = doc.get("type").and_then(Value::as_str);
     if matches!(kind, Some("corrective" | "credit-note")) && !present(doc.get("preceding")) {
         fault(
-            "$.preceding",
+            "doc.preceding",
             "02",
             "preceding documents are required for corrective and credit note invoices (BR-DE-26)",
         );
@@ -41,9 +41,9 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
         receiver(delivery.get("receiver"), &mut fault);
     }
     match doc.get("ordering") {
-        None => fault("$.ordering", "29", "ordering is required (BR-DE-15)"),
+        None => fault("doc.ordering", "29", "ordering is required (BR-DE-15)"),
         Some(o) if !present(o.get("code")) => fault(
-            "$.ordering.code",
+            "doc.ordering.code",
             "30",
             "ordering code is required (BR-DE-15)",
         ),
@@ -55,11 +55,11 @@ type Report<'a> = dyn FnMut(&str, &str, &str) + 'a;
 
 fn supplier(party: Option<&Value>, fault: &mut Report) {
     let Some(party) = party else {
-        return fault("$.supplier", "03", "supplier is required");
+        return fault("doc.supplier", "03", "supplier is required");
     };
     if !present(party.get("people")) {
         fault(
-            "$.supplier.people",
+            "doc.supplier.people",
             "04",
             "supplier people is required (BR-DE-5)",
         );
@@ -67,7 +67,7 @@ fn supplier(party: Option<&Value>, fault: &mut Report) {
     let codes = ["05", "06", "07"];
     addresses(
         party,
-        "$.supplier",
+        "doc.supplier",
         "supplier",
         codes,
         ["2", "3", "4"],
@@ -75,21 +75,21 @@ fn supplier(party: Option<&Value>, fault: &mut Report) {
     );
     if !present(party.get("inboxes")) {
         fault(
-            "$.supplier.inboxes",
+            "doc.supplier.inboxes",
             "08",
             "supplier inboxes are required (PEPPOL-EN16931-R020)",
         );
     }
     if !contact(party, "telephones") {
         fault(
-            "$.supplier",
+            "doc.supplier",
             "09",
             "either party.telephones or party.people[0].telephones is required (BR-DE-6)",
         );
     }
     if !contact(party, "emails") {
         fault(
-            "$.supplier",
+            "doc.supplier",
             "10",
             "either party.emails or party.people[0].emails is required (BR-DE-7)",
         );
@@ -98,12 +98,12 @@ fn supplier(party: Option<&Value>, fault: &mut Report) {
 
 fn customer(party: Option<&Value>, fault: &mut Report) {
     let Some(party) = party else {
-        return fault("$.customer", "11", "customer is required");
+        return fault("doc.customer", "11", "customer is required");
     };
     let codes = ["12", "13", "14"];
     addresses(
         party,
-        "$.customer",
+        "doc.customer",
         "customer",
         codes,
         ["8", "9", "10"],
@@ -111,7 +111,7 @@ fn customer(party: Option<&Value>, fault: &mut Report) {
     );
     if !present(party.get("inboxes")) {
         fault(
-            "$.customer.inboxes",
+            "doc.customer.inboxes",
             "15",
             "customer inboxes are required (PEPPOL-EN16931-R010)",
         );
@@ -120,9 +120,13 @@ fn customer(party: Option<&Value>, fault: &mut Report) {
 
 fn receiver(party: Option<&Value>, fault: &mut Report) {
     let Some(party) = party else {
-        return fault("$.delivery.receiver", "25", "delivery receiver is required");
+        return fault(
+            "doc.delivery.receiver",
+            "25",
+            "delivery receiver is required",
+        );
     };
-    let path = "$.delivery.receiver";
+    let path = "doc.delivery.receiver";
     let codes = ["26", "27", "28"];
     addresses(
         party,
@@ -166,16 +170,16 @@ fn addresses(
 
 fn payment(payment: Option<&Value>, fault: &mut Report) {
     let Some(payment) = payment else {
-        return fault("$.payment", "16", "payment is required (BR-DE-1)");
+        return fault("doc.payment", "16", "payment is required (BR-DE-1)");
     };
     let Some(instructions) = payment.get("instructions") else {
         return fault(
-            "$.payment.instructions",
+            "doc.payment.instructions",
             "17",
             "payment instructions are required (BR-DE-1)",
         );
     };
-    let path = "$.payment.instructions";
+    let path = "doc.payment.instructions";
     if has_key(instructions, "credit-transfer") {
         credit_transfer(instructions.get("credit_transfer"), path, fault);
     }

@@ -191,7 +191,7 @@ fn resolve_currency(
                 );
                 Ok(r.currency.to_string())
             }
-            None => Err(CalcError::new("$.currency", "missing or invalid")),
+            None => Err(CalcError::new("doc.currency", "missing or invalid")),
         },
     }
 }
@@ -212,7 +212,7 @@ fn checked_tags(doc: &Obj, regime: Option<&'static RegimeDef>) -> Result<Vec<Str
             let known = DEFAULT_INVOICE_TAGS.contains(&t.as_str())
                 || regime.is_some_and(|r| r.invoice_tags.contains(&t.as_str()));
             if !known {
-                return Err(CalcError::new("$.$tags", format!("'{t}' undefined")));
+                return Err(CalcError::new("doc.$tags", format!("'{t}' undefined")));
             }
         }
     }
@@ -231,7 +231,7 @@ fn tax_date(doc: &mut Obj) -> Result<u32, CalcError> {
     let date_s = string(doc, "value_date")
         .or_else(|| string(doc, "issue_date"))
         .unwrap_or_default();
-    date_num(date_s).ok_or_else(|| CalcError::new("$.issue_date", "invalid date"))
+    date_num(date_s).ok_or_else(|| CalcError::new("doc.issue_date", "invalid date"))
 }
 
 /// The invoice's `exchange_rates`, each with a required amount.
@@ -240,7 +240,7 @@ fn read_exchange_rates(doc: &Obj) -> Result<Vec<ExchangeRate>, CalcError> {
     if let Some(list) = doc.get("exchange_rates").and_then(Value::as_array) {
         for (i, r) in list.iter().enumerate() {
             let Some(o) = r.as_object() else { continue };
-            let p = path_idx("$.exchange_rates", i);
+            let p = path_idx("doc.exchange_rates", i);
             let a =
                 amount(o, "amount", &p)?.ok_or_else(|| CalcError::new(&p, "amount required"))?;
             rates.push(ExchangeRate {

@@ -33,7 +33,7 @@ pub(super) fn calculate_lines(
                 continue;
             };
             set_index(lo, "i", i + 1);
-            line_calcs.push(calculate_line(lo, ctx, &path_idx("$.lines", i))?);
+            line_calcs.push(calculate_line(lo, ctx, &path_idx("doc.lines", i))?);
         }
     }
     Ok(line_calcs)
@@ -46,7 +46,7 @@ pub(super) fn sum_lines(lines: &[Option<LineCalc>], ctx: &Ctx) -> Result<Amount,
         sum = sum
             .match_precision(lc.total)
             .and_then(|s| s.add(lc.total))
-            .map_err(num_err("$.totals.sum"))?;
+            .map_err(num_err("doc.totals.sum"))?;
     }
     Ok(sum)
 }
@@ -206,7 +206,7 @@ pub(super) fn calculate_doc_adjustments(
             out.push(None);
             continue;
         };
-        let p = format!("$.{key}[{i}]");
+        let p = format!("doc.{key}[{i}]");
         let e = num_err(&p);
         set_index(o, "i", i + 1);
         let mut amt = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
@@ -237,7 +237,7 @@ pub(super) fn sum_adjustments(
         t = t
             .match_precision(*a)
             .and_then(|t| t.add(*a))
-            .map_err(num_err("$.totals"))?;
+            .map_err(num_err("doc.totals"))?;
     }
     Ok(Some(t))
 }
@@ -256,7 +256,7 @@ pub(super) fn write_doc_adjustments(
         let (Some(o), Some(a)) = (v.as_object_mut(), a) else {
             continue;
         };
-        let p = format!("$.{key}[{i}]");
+        let p = format!("doc.{key}[{i}]");
         let mut e = ctx.sub;
         if let Some(b) = amount(o, "base", &p)? {
             e = b.exp();
@@ -291,7 +291,7 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
         let (Some(lo), Some(lc)) = (l.as_object_mut(), lc) else {
             continue;
         };
-        let p = path_idx("$.lines", i);
+        let p = path_idx("doc.lines", i);
         let e = num_err(&p);
         let pe = lo
             .get("item")

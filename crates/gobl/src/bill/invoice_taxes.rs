@@ -62,7 +62,7 @@ pub(super) fn read_tax_lines(
                 doc,
                 "discounts",
                 i,
-                d.negate().map_err(num_err("$.discounts"))?,
+                d.negate().map_err(num_err("doc.discounts"))?,
             )?);
         }
     }
@@ -90,7 +90,7 @@ fn read_tax_line(
     {
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
-            let p = format!("$.{arr}[{i}].taxes[{j}]");
+            let p = format!("doc.{arr}[{i}].taxes[{j}]");
             combos.push((Combo::read(o, &p)?, p));
         }
     }
@@ -149,13 +149,13 @@ pub(super) fn remove_included_tax(tls: &mut [TaxLine], pit: &str) -> Result<(), 
         if let Some((c, p)) = tl.combos.iter().find(|(c, _)| c.cat == pit) {
             if c.retained {
                 return Err(CalcError::new(
-                    "$.tax.prices_include",
+                    "doc.tax.prices_include",
                     format!("cannot include retained category '{pit}'"),
                 ));
             }
             if c.informative {
                 return Err(CalcError::new(
-                    "$.tax.prices_include",
+                    "doc.tax.prices_include",
                     format!("cannot include informative category '{pit}'"),
                 ));
             }
@@ -246,7 +246,7 @@ pub(super) fn sum_taxes(cats: &mut [CatTotal], ctx: &Ctx) -> Result<TaxSums, Cal
         sum: zero,
         retained: None,
     };
-    let e = num_err("$.totals.taxes");
+    let e = num_err("doc.totals.taxes");
     for ct in cats.iter_mut() {
         category_amounts(ct, ctx)?;
         if ct.informative {
@@ -271,7 +271,7 @@ pub(super) fn sum_taxes(cats: &mut [CatTotal], ctx: &Ctx) -> Result<TaxSums, Cal
 /// The tax (and surcharge) of each rate of a category, and the category's sums of them.
 fn category_amounts(ct: &mut CatTotal, ctx: &Ctx) -> Result<(), CalcError> {
     let zero = ctx.zero();
-    let e = num_err("$.totals.taxes");
+    let e = num_err("doc.totals.taxes");
     ct.amount = zero;
     for rt in ct.rates.iter_mut() {
         let Some(pc) = rt.percent else {

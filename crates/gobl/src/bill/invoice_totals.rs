@@ -31,7 +31,7 @@ impl Subtotals {
     pub(super) fn subtract_discounts(&mut self, d: Option<Amount>) -> Result<(), CalcError> {
         self.discount = d;
         if let Some(d) = d {
-            self.total = self.total.sub(d).map_err(num_err("$.totals.total"))?;
+            self.total = self.total.sub(d).map_err(num_err("doc.totals.total"))?;
         }
         Ok(())
     }
@@ -40,7 +40,7 @@ impl Subtotals {
     pub(super) fn add_charges(&mut self, c: Option<Amount>) -> Result<(), CalcError> {
         self.charge = c;
         if let Some(c) = c {
-            self.total = self.total.add(c).map_err(num_err("$.totals.total"))?;
+            self.total = self.total.add(c).map_err(num_err("doc.totals.total"))?;
         }
         Ok(())
     }
@@ -66,14 +66,14 @@ pub(super) fn existing_rounding(doc: &Obj) -> Result<Option<Amount>, CalcError> 
     Ok(doc
         .get("totals")
         .and_then(Value::as_object)
-        .map(|t| amount(t, "rounding", "$.totals"))
+        .map(|t| amount(t, "rounding", "doc.totals"))
         .transpose()?
         .flatten())
 }
 
 /// Round an amount of the totals to the currency's subunits.
 fn round(a: Amount, ctx: &Ctx) -> Result<Amount, CalcError> {
-    a.rescale(ctx.sub).map_err(num_err("$.totals"))
+    a.rescale(ctx.sub).map_err(num_err("doc.totals"))
 }
 
 impl Totals {
@@ -87,9 +87,9 @@ impl Totals {
     ) -> Result<Totals, CalcError> {
         let mut total = sub.total;
         if let Some(ti) = tax_included {
-            total = total.sub(ti).map_err(num_err("$.totals.total"))?;
+            total = total.sub(ti).map_err(num_err("doc.totals.total"))?;
         }
-        let et = num_err("$.totals");
+        let et = num_err("doc.totals");
         let total_with_tax = total.add(tax.sum).map_err(&et)?;
         let mut payable = total_with_tax;
         if let Some(r) = tax.retained {
@@ -112,7 +112,7 @@ impl Totals {
     pub(super) fn rounded_payable(&self, ctx: &Ctx) -> Result<Amount, CalcError> {
         let payable = round(self.payable, ctx)?;
         match self.rounding {
-            Some(rd) => payable.add(rd).map_err(num_err("$.totals")),
+            Some(rd) => payable.add(rd).map_err(num_err("doc.totals")),
             None => Ok(payable),
         }
     }
@@ -227,7 +227,7 @@ pub(super) fn calculate_invoice_payment(
         return Ok(());
     };
     if let Some(a) = calculate_advances(pay, payable, ctx)? {
-        let et = num_err("$.totals");
+        let et = num_err("doc.totals");
         set_amount(t, "advance", a.rescale(ctx.sub).map_err(&et)?);
         set_amount(
             t,
@@ -256,7 +256,7 @@ fn calculate_advances(
         let Some(ao) = a.as_object_mut() else {
             continue;
         };
-        let p = path_idx("$.payment.advances", i);
+        let p = path_idx("doc.payment.advances", i);
         let mut amt = amount(ao, "amount", &p)?.unwrap_or(Amount::ZERO);
         if let Some(pc) = percent(ao, "percent", &p)? {
             amt = pc.of(payable).map_err(num_err(&p))?;
@@ -282,7 +282,7 @@ fn calculate_due_dates(pay: &mut Obj, payable: Amount, ctx: &Ctx) -> Result<(), 
         let Some(dobj) = d.as_object_mut() else {
             continue;
         };
-        let p = path_idx("$.payment.terms.due_dates", i);
+        let p = path_idx("doc.payment.terms.due_dates", i);
         let mut amt = amount(dobj, "amount", &p)?.unwrap_or(Amount::ZERO);
         if let Some(pc) = percent(dobj, "percent", &p)?
             && !pc.is_zero()

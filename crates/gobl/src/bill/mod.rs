@@ -19,7 +19,7 @@ pub use norm::{normalize_document, normalize_tax_id_code};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct CalcError {
-    /// JSON path of the offending field, e.g. `$.lines[0].item.price`.
+    /// JSON path of the offending field, in the fault syntax, e.g. `doc.lines[0].item.price`.
     pub path: String,
     /// What is wrong.
     pub message: String,

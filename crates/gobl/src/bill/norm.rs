@@ -468,7 +468,7 @@ fn exchange_rates(doc: &Obj) -> Result<Vec<ExchangeRate>, CalcError> {
         .enumerate()
     {
         let Some(o) = r.as_object() else { continue };
-        let p = format!("$.exchange_rates[{i}]");
+        let p = format!("doc.exchange_rates[{i}]");
         let a = amount(o, "amount", &p)?.ok_or_else(|| CalcError::new(&p, "amount required"))?;
         rates.push(ExchangeRate {
             from: string(o, "from").unwrap_or_default().into(),
@@ -601,7 +601,7 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
             ),
             None => {
                 return Err(CalcError::new(
-                    "$.currency",
+                    "doc.currency",
                     "required, unable to determine",
                 ));
             }
@@ -629,7 +629,7 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
             o.shift_insert(0, "i".into(), Value::from(i + 1));
         }
         stringify_amount(o, "amount");
-        let p = format!("$.lines[{i}]");
+        let p = format!("doc.lines[{i}]");
         calculate_payment_line(o, &ctx, &p)?;
         let mut a = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
         if o.get("refund").and_then(Value::as_bool) == Some(true) {
@@ -645,13 +645,13 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
             set_amount(doc, "total", t);
             t
         }
-        None => amount(doc, "total", "$")?.unwrap_or(Amount::ZERO),
+        None => amount(doc, "total", "doc")?.unwrap_or(Amount::ZERO),
     };
     if let Some(ms) = doc.get_mut("methods").and_then(Value::as_array_mut) {
         let single = ms.len() == 1;
         for (i, m) in ms.iter_mut().enumerate() {
             let Some(o) = m.as_object_mut() else { continue };
-            let p = format!("$.methods[{i}]");
+            let p = format!("doc.methods[{i}]");
             if let Some(pc) = percent(o, "percent", &p)? {
                 let a = pc
                     .of(total)

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{Extension, Json as Out};
+use axum::Extension;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query, page};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -104,7 +104,7 @@ async fn create(
     Extension(sequence): Extension<Sequence>,
     Path((series_id, id)): Path<(Uuid, Uuid)>,
     Json(body): Json<EntryIn>,
-) -> ApiResult<Out<EntryOut>> {
+) -> ApiResult<Json<EntryOut>> {
     let new = NewEntry {
         meta: body.meta.unwrap_or_default(),
         sig: body.sig,
@@ -112,7 +112,7 @@ async fn create(
     let entry = sequence
         .create_entry(caller.scope(), series_id, id, new)
         .await?;
-    Ok(Out(entry.into()))
+    Ok(Json(entry.into()))
 }
 
 /// Fetch an entry.
@@ -124,9 +124,9 @@ async fn fetch(
     caller: Caller,
     Extension(sequence): Extension<Sequence>,
     Path((series_id, id)): Path<(Uuid, Uuid)>,
-) -> ApiResult<Out<EntryOut>> {
+) -> ApiResult<Json<EntryOut>> {
     let entry = sequence.entry(caller.scope(), series_id, id).await?;
-    Ok(Out(entry.into()))
+    Ok(Json(entry.into()))
 }
 
 /// List the entries of a series, newest first.
@@ -138,7 +138,7 @@ async fn list(
     Extension(sequence): Extension<Sequence>,
     Path(series_id): Path<Uuid>,
     Query(q): Query<EntryQuery>,
-) -> ApiResult<Out<EntryList>> {
+) -> ApiResult<Json<EntryList>> {
     let limit = page::limit(q.limit)?;
     let before = match q.cursor.as_deref().filter(|c| !c.is_empty()) {
         None => None,
@@ -153,7 +153,7 @@ async fn list(
     let cursor = (entries.len() as i64 == limit)
         .then(|| entries.last().map(|e| e.index.to_string()))
         .flatten();
-    Ok(Out(EntryList {
+    Ok(Json(EntryList {
         list: entries.into_iter().map(EntryOut::from).collect(),
         limit,
         cursor,

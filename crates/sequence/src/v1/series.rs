@@ -1,6 +1,6 @@
 //! `/sequence/v1/series`: create (`PUT`), fetch and list series.
 
-use axum::{Extension, Json as Out};
+use axum::Extension;
 use folio_api::{ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -114,7 +114,7 @@ async fn create(
     Extension(sequence): Extension<Sequence>,
     Path(id): Path<Uuid>,
     Json(body): Json<SeriesIn>,
-) -> ApiResult<Out<SeriesOut>> {
+) -> ApiResult<Json<SeriesOut>> {
     let new = NewSeries {
         name: body.name.unwrap_or_default(),
         code: body.code.filter(|c| !c.is_empty()),
@@ -125,7 +125,7 @@ async fn create(
         start: body.start.unwrap_or(1),
     };
     let series = sequence.create_series(caller.scope(), id, new).await?;
-    Ok(Out(series.into()))
+    Ok(Json(series.into()))
 }
 
 /// Fetch a series.
@@ -136,8 +136,8 @@ async fn fetch(
     caller: Caller,
     Extension(sequence): Extension<Sequence>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Out<SeriesOut>> {
-    Ok(Out(sequence.series(caller.scope(), id).await?.into()))
+) -> ApiResult<Json<SeriesOut>> {
+    Ok(Json(sequence.series(caller.scope(), id).await?.into()))
 }
 
 /// List the workspace's series, oldest first.
@@ -146,9 +146,9 @@ async fn fetch(
 async fn list(
     caller: Caller,
     Extension(sequence): Extension<Sequence>,
-) -> ApiResult<Out<SeriesList>> {
+) -> ApiResult<Json<SeriesList>> {
     let all = sequence.list_series(caller.scope()).await?;
-    Ok(Out(SeriesList {
+    Ok(Json(SeriesList {
         list: all.into_iter().map(SeriesOut::from).collect(),
     }))
 }

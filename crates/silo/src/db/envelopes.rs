@@ -152,6 +152,6 @@ pub(crate) async fn update(
 }
 
 /// The `faults` column: JSON, or NULL when there are none.
-fn faults_column(faults: &[gobl::envelope::Fault]) -> Option<String> {
+fn faults_column(faults: &[gobl::Fault]) -> Option<String> {
     (!faults.is_empty()).then(|| to_json(&faults))
 }

@@ -2,8 +2,8 @@
 //! `envelopes` route of the same meaning over the same stored resources, so an entry written
 //! through one path reads back through the other; the bodies are the same types.
 
+use axum::Extension;
 use axum::response::Response;
-use axum::{Extension, Json as Out};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
@@ -34,7 +34,7 @@ async fn list(
     caller: Caller,
     silo: Extension<Silo>,
     q: Query<ListParams>,
-) -> ApiResult<Out<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList>> {
     envelopes::list(caller, silo, q).await
 }
 
@@ -46,7 +46,7 @@ async fn create(
     caller: Caller,
     silo: Extension<Silo>,
     body: Json<EnvelopeIn>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::create(caller, silo, body).await
 }
 
@@ -58,7 +58,7 @@ async fn fetch(
     caller: Caller,
     silo: Extension<Silo>,
     id: Path<Uuid>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::fetch(caller, silo, id).await
 }
 
@@ -72,7 +72,7 @@ async fn put(
     silo: Extension<Silo>,
     id: Path<Uuid>,
     body: Json<EnvelopeIn>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::put(caller, silo, id, body).await
 }
 
@@ -86,7 +86,7 @@ async fn update(
     silo: Extension<Silo>,
     id: Path<Uuid>,
     body: Json<EnvelopePatch>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::update(caller, silo, id, body).await
 }
 
@@ -98,7 +98,7 @@ async fn fetch_by_key(
     caller: Caller,
     silo: Extension<Silo>,
     key: Path<String>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::fetch_by_key(caller, silo, key).await
 }
 
@@ -111,7 +111,7 @@ async fn version(
     caller: Caller,
     silo: Extension<Silo>,
     p: Path<(Uuid, String)>,
-) -> ApiResult<Out<VersionOut>> {
+) -> ApiResult<Json<VersionOut>> {
     versions::fetch(caller, silo, p).await
 }
 
@@ -135,7 +135,7 @@ async fn put_file(
     silo: Extension<Silo>,
     p: Path<(Uuid, Uuid)>,
     body: Json<FileIn>,
-) -> ApiResult<Out<FileOut>> {
+) -> ApiResult<Json<FileOut>> {
     files::put(caller, silo, p, body).await
 }
 
@@ -152,7 +152,7 @@ async fn add_file(
     silo: Extension<Silo>,
     Path(entry_id): Path<Uuid>,
     body: Json<FileIn>,
-) -> ApiResult<Out<FileOut>> {
+) -> ApiResult<Json<FileOut>> {
     files::put(caller, silo, Path((entry_id, Uuid::now_v7())), body).await
 }
 
@@ -164,7 +164,7 @@ async fn states_list(
     caller: Caller,
     silo: Extension<Silo>,
     id: Path<Uuid>,
-) -> ApiResult<Out<StateList>> {
+) -> ApiResult<Json<StateList>> {
     states::list(caller, silo, id).await
 }
 
@@ -178,7 +178,7 @@ async fn state_add(
     silo: Extension<Silo>,
     id: Path<Uuid>,
     body: Json<StateIn>,
-) -> ApiResult<Out<StateOut>> {
+) -> ApiResult<Json<StateOut>> {
     states::add(caller, silo, id, body).await
 }
 
@@ -197,7 +197,7 @@ async fn state_at(
     silo: Extension<Silo>,
     Path((id, at)): Path<(Uuid, String)>,
     body: Json<StateIn>,
-) -> ApiResult<Out<StateOut>> {
+) -> ApiResult<Json<StateOut>> {
     let at = folio_api::time::parse(&at)
         .ok_or_else(|| ApiError::invalid_field("at", "an RFC 3339 timestamp is required"))?;
     states::add_at(caller, silo, id, at, body).await

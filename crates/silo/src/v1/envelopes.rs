@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 
 use axum::Extension;
-use axum::Json as Out;
 use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use serde::{Deserialize, Serialize};
@@ -122,13 +121,7 @@ impl EnvelopeOut {
             None => None,
         };
         let typ = entry.typ().to_owned();
-        let faults = (!entry.faults.is_empty()).then(|| {
-            entry
-                .faults
-                .into_iter()
-                .map(crate::error::api_fault)
-                .collect()
-        });
+        let faults = (!entry.faults.is_empty()).then_some(entry.faults);
         Ok(EnvelopeOut {
             attachments: entry
                 .attachments
@@ -239,11 +232,11 @@ pub(super) async fn put(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopeIn>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo
         .create(caller.scope(), new_envelope(Some(id), body)?)
         .await?;
-    Ok(Out(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
 
 /// Store an envelope under a server-chosen id.
@@ -256,11 +249,11 @@ pub(super) async fn create(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Json(body): Json<EnvelopeIn>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo
         .create(caller.scope(), new_envelope(None, body)?)
         .await?;
-    Ok(Out(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
 
 /// Fetch an envelope with its data.
@@ -271,9 +264,9 @@ pub(super) async fn fetch(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo.get(caller.scope(), id).await?;
-    Ok(Out(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
 
 /// Fetch an envelope by its key, with its data.
@@ -284,9 +277,9 @@ pub(super) async fn fetch_by_key(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(key): Path<String>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo.get_by_key(caller.scope(), &key).await?;
-    Ok(Out(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
 
 /// List envelopes, newest first.
@@ -301,7 +294,7 @@ pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Query(params): Query<ListParams>,
-) -> ApiResult<Out<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList>> {
     let limit = page::limit(params.limit)?;
     let created_at = page::created_at(params.created_at.as_deref())?;
     let cursor = params.cursor.filter(|c| !c.is_empty());
@@ -314,7 +307,7 @@ pub(super) async fn list(
         ascending: params.ascending.unwrap_or(false),
     };
     let page = silo.list(caller.scope(), &query).await?;
-    Ok(Out(EnvelopeList {
+    Ok(Json(EnvelopeList {
         list: page
             .items
             .into_iter()
@@ -342,7 +335,7 @@ pub(super) async fn update(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopePatch>,
-) -> ApiResult<Out<EnvelopeOut>> {
+) -> ApiResult<Json<EnvelopeOut>> {
     let update = EnvelopeUpdate {
         data: body.data.map(|d| d.get().to_owned()),
         folder: body.folder,
@@ -351,5 +344,5 @@ pub(super) async fn update(
         allow_invalid: body.allow_invalid.unwrap_or(false),
     };
     let entry = silo.update(caller.scope(), id, update).await?;
-    Ok(Out(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(EnvelopeOut::from_entry(entry)?))
 }

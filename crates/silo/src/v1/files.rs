@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use axum::Extension;
-use axum::Json as Out;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -126,7 +125,7 @@ pub(super) async fn put(
     Extension(silo): Extension<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
     Json(body): Json<FileIn>,
-) -> ApiResult<Out<FileOut>> {
+) -> ApiResult<Json<FileOut>> {
     let name = body
         .name
         .filter(|n| !n.trim().is_empty())
@@ -151,7 +150,7 @@ pub(super) async fn put(
             },
         )
         .await?;
-    Ok(Out(FileOut::from_file(id, file)))
+    Ok(Json(FileOut::from_file(id, file)))
 }
 
 /// Download a file: its bytes, with its media type and name.

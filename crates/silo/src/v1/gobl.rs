@@ -2,7 +2,7 @@
 //! corrected without storing it, with the shapes of Invopop's `SiloBuildGOBL`, `SiloSignGOBL`,
 //! `SiloCorrectGOBL` and `SiloGOBL`.
 
-use axum::{Extension, Json as Out};
+use axum::Extension;
 use folio_api::{ApiError, ApiResult, Caller, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -72,7 +72,7 @@ async fn build(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Json(body): Json<BuildIn>,
-) -> ApiResult<Out<GoblOut>> {
+) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;
     let was_envelope = gobl::builder::is_envelope(&data);
     let envelope = silo
@@ -83,7 +83,7 @@ async fn build(
     } else {
         envelope["doc"].clone()
     };
-    Ok(Out(GoblOut { data }))
+    Ok(Json(GoblOut { data }))
 }
 
 /// Build and sign GOBL without storing it.
@@ -96,12 +96,12 @@ async fn sign(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Json(body): Json<SignIn>,
-) -> ApiResult<Out<GoblOut>> {
+) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;
     let envelope = silo
         .build_gobl(caller.scope(), &data.to_string(), true)
         .await?;
-    Ok(Out(GoblOut { data: envelope }))
+    Ok(Json(GoblOut { data: envelope }))
 }
 
 /// Correct an invoice, or tell how it may be corrected.
@@ -117,7 +117,7 @@ async fn correct(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Json(body): Json<CorrectIn>,
-) -> ApiResult<Out<GoblOut>> {
+) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;
     let options = body.options.filter(|o| !o.is_null() && !body.show_options);
     let data = match silo
@@ -127,7 +127,7 @@ async fn correct(
         Correction::Options(schema) => schema,
         Correction::Envelope(envelope) => envelope,
     };
-    Ok(Out(GoblOut { data }))
+    Ok(Json(GoblOut { data }))
 }
 
 fn required(data: Option<Value>) -> Result<Value, ApiError> {

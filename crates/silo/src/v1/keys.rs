@@ -1,8 +1,7 @@
 //! `/silo/v1/keys`: the public keys the workspace signs envelopes with.
 
 use axum::Extension;
-use axum::Json as Out;
-use folio_api::{ApiResult, Caller};
+use folio_api::{ApiResult, Caller, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -26,8 +25,8 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Envelopes stored with `"sign": true` carry a signature that verifies with one of these keys.
 #[utoipa::path(get, path = "/silo/v1/keys", operation_id = "silo.v1.keys.list", tag = "silo",
     responses((status = 200, description = "The JWK set.", body = KeySet)))]
-async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Out<KeySet>> {
-    Ok(Out(KeySet {
+async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Json<KeySet>> {
+    Ok(Json(KeySet {
         keys: silo.public_keys(caller.scope()).await?,
     }))
 }

@@ -1,8 +1,8 @@
 //! `GET /silo/v1/search`: free-text search over the workspace's envelopes, with the shape of
 //! Invopop's `SiloEntrySearchCollection`.
 
-use axum::{Extension, Json as Out};
-use folio_api::{ApiError, ApiResult, Caller, Query};
+use axum::Extension;
+use folio_api::{ApiError, ApiResult, Caller, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -57,7 +57,7 @@ async fn search(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Query(params): Query<SearchParams>,
-) -> ApiResult<Out<SearchList>> {
+) -> ApiResult<Json<SearchList>> {
     let query = params
         .q
         .filter(|q| !q.trim().is_empty())
@@ -71,7 +71,7 @@ async fn search(
     let found = silo
         .search(caller.scope(), &query, folder.as_deref(), limit, offset)
         .await?;
-    Ok(Out(SearchList {
+    Ok(Json(SearchList {
         list: found
             .into_iter()
             .map(EnvelopeOut::from_entry)

@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 
 use axum::Extension;
-use axum::Json as Out;
 use chrono::{DateTime, Utc};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
@@ -87,9 +86,9 @@ pub(super) async fn add(
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<StateIn>,
-) -> ApiResult<Out<StateOut>> {
+) -> ApiResult<Json<StateOut>> {
     let state = silo.set_state(caller.scope(), id, body.into_new()?).await?;
-    Ok(Out(state.into()))
+    Ok(Json(state.into()))
 }
 
 /// A state reached at `at` (`PUT /silo/v1/entries/{entry_id}/states/{at}`).
@@ -99,11 +98,11 @@ pub(super) async fn add_at(
     id: Uuid,
     at: DateTime<Utc>,
     Json(body): Json<StateIn>,
-) -> ApiResult<Out<StateOut>> {
+) -> ApiResult<Json<StateOut>> {
     let state = silo
         .set_state_at(caller.scope(), id, at, body.into_new()?)
         .await?;
-    Ok(Out(state.into()))
+    Ok(Json(state.into()))
 }
 
 impl StateIn {
@@ -129,9 +128,9 @@ pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Out<StateList>> {
+) -> ApiResult<Json<StateList>> {
     let states = silo.states(caller.scope(), id).await?;
-    Ok(Out(StateList {
+    Ok(Json(StateList {
         list: states.into_iter().map(StateOut::from).collect(),
     }))
 }

@@ -1,8 +1,7 @@
 //! `/silo/v1/envelopes/{id}/versions`: earlier contents of an envelope.
 
 use axum::Extension;
-use axum::Json as Out;
-use folio_api::{ApiError, ApiResult, Caller, Path};
+use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -52,9 +51,9 @@ pub(super) async fn fetch(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path((id, version)): Path<(Uuid, String)>,
-) -> ApiResult<Out<VersionOut>> {
+) -> ApiResult<Json<VersionOut>> {
     let v = silo.version(caller.scope(), id, &version).await?;
-    Ok(Out(VersionOut {
+    Ok(Json(VersionOut {
         version: v.version,
         data: RawValue::from_string(v.data).map_err(ApiError::internal)?,
     }))
@@ -68,9 +67,9 @@ pub(super) async fn list(
     caller: Caller,
     Extension(silo): Extension<Silo>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Out<VersionList>> {
+) -> ApiResult<Json<VersionList>> {
     let versions = silo.versions(caller.scope(), id).await?;
-    Ok(Out(VersionList {
+    Ok(Json(VersionList {
         list: versions
             .into_iter()
             .map(|v| VersionSummary {

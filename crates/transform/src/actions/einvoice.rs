@@ -9,7 +9,8 @@
 //! document is attached and the failed rules are reported in the event). Unknown keys are
 //! ignored. Both are idempotent: the file and envelope ids derive from the step's intent id.
 
-use folio_einvoice::{Finding, Format, Severity, Syntax};
+use folio_api::FieldError;
+use folio_einvoice::{Finding, Format, Generated, Severity, Syntax};
 use folio_silo::{FileInfo, NewEnvelope, NewFile, SiloError};
 use serde::Deserialize;
 use serde_json::Value;
@@ -49,14 +50,14 @@ impl Action for Generate {
         }
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<GenerateConfig>(config);
         if let Ok(c) = parse_config::<GenerateConfig>(config)
             && self.format(&c).is_none()
         {
-            errors.push((
-                "doc_type".into(),
-                "not a document type this action writes".into(),
+            errors.push(FieldError::new(
+                "doc_type",
+                "not a document type this action writes",
             ));
         }
         errors
@@ -95,6 +96,20 @@ impl Action for Generate {
                 .insert("rules".into(), rule_ids(&generated.findings));
             return Outcome::Ko(report);
         }
+        self.attach(cx, envelope_id, format, generated).await
+    }
+}
+
+impl Generate {
+    /// Attaches the generated XML to the envelope (one file per step run: its id derives from
+    /// the intent), reporting the rules it breaks when it was not required to pass them.
+    async fn attach(
+        &self,
+        cx: &mut StepCx<'_>,
+        envelope_id: Uuid,
+        format: Format,
+        generated: Generated,
+    ) -> Outcome {
         let ctx = format.context();
         let failed = (!generated.is_valid()).then(|| rule_ids(&generated.findings));
         let file_id = Uuid::new_v5(&cx.intent_id, ctx.name.as_bytes());
@@ -177,7 +192,7 @@ impl Action for Import {
         }
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         check_config::<ImportConfig>(config)
     }
 

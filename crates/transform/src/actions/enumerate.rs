@@ -7,6 +7,7 @@
 //! the entry id derives from the series and the envelope, so a retried or re-run step takes the
 //! same code again, never a second one. A document that already has a code is left alone (`SKIP`).
 
+use folio_api::FieldError;
 use folio_sequence::{NewSeries, SequenceError, Series};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -42,7 +43,7 @@ impl Action for Enumerate {
         "sequence.enumerate"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         check_config::<Config>(config)
     }
 

@@ -4,6 +4,7 @@
 //! The hybrid replaces the PDF (same key and category; the plain one stays downloadable by its
 //! id); a rerun of the step finds its own output and does not embed twice.
 
+use folio_api::FieldError;
 use folio_einvoice::Format;
 use folio_silo::{Entry, FileInfo, NewFile};
 use serde_json::Value;
@@ -24,7 +25,7 @@ impl Action for Embed {
         "cii.pdf.embed"
     }
 
-    fn check(&self, _config: &Value) -> Vec<(String, String)> {
+    fn check(&self, _config: &Value) -> Vec<FieldError> {
         // no options; unknown keys are ignored as for every action
         Vec::new()
     }

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use folio_api::FieldError;
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -30,14 +31,14 @@ impl Action for JobCreate {
         "transform.job.create"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         check_config::<Config>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: Config = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         let mut args = cx.args.clone();
         args.extend(config.args);

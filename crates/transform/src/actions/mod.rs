@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use folio_api::FieldError;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use uuid::Uuid;
@@ -174,7 +175,8 @@ impl StepCx<'_> {
 
     /// The step's configuration, or a `KO` outcome saying what is wrong with it.
     pub fn config<T: DeserializeOwned>(&self) -> Result<T, Outcome> {
-        parse_config(self.config).map_err(|e| Outcome::Ko(Report::new("config", format!("{e:?}"))))
+        parse_config(self.config)
+            .map_err(|e| Outcome::Ko(Report::new("config", FieldError::describe(&e))))
     }
 }
 
@@ -186,7 +188,7 @@ pub trait Action: Send + Sync + 'static {
 
     /// Problems with a configuration, each as (dotted path inside `config`, message); an empty
     /// path means the config as a whole.
-    fn check(&self, config: &Value) -> Vec<(String, String)>;
+    fn check(&self, config: &Value) -> Vec<FieldError>;
 
     /// Runs the step once.
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome;
@@ -264,24 +266,20 @@ impl Registry {
     }
 }
 
-/// Parses a config into `T`, turning serde's complaint into a (path, message) list.
-pub fn parse_config<T: DeserializeOwned>(config: &Value) -> Result<T, Vec<(String, String)>> {
+/// Parses a config into `T`, serde's complaint as a field error.
+pub fn parse_config<T: DeserializeOwned>(config: &Value) -> Result<T, Vec<FieldError>> {
     let value = if config.is_null() {
         Value::Object(Default::default())
     } else {
         config.clone()
     };
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|err| {
-        let path = err.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        vec![(path, err.into_inner().to_string())]
-    })
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|err| vec![folio_api::field_error(err)])
 }
 
 /// `check` for actions with a typed config.
-pub fn check_config<T: DeserializeOwned>(config: &Value) -> Vec<(String, String)> {
+pub fn check_config<T: DeserializeOwned>(config: &Value) -> Vec<FieldError> {
     if !(config.is_null() || config.is_object()) {
-        return vec![(String::new(), "must be an object".into())];
+        return vec![FieldError::new("$", "must be an object")];
     }
     parse_config::<T>(config).err().unwrap_or_default()
 }

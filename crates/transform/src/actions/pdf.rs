@@ -6,6 +6,7 @@
 //! PNG, JPEG or SVG image as a `data:` URI or plain base64; unknown options are ignored.
 
 use base64::Engine as _;
+use folio_api::FieldError;
 use folio_silo::NewFile;
 use serde::Deserialize;
 use serde_json::Value;
@@ -48,13 +49,13 @@ impl Action for Pdf {
         "pdf"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<Config>(config);
         if errors.is_empty()
             && let Ok(c) = parse_config::<Config>(config)
             && let Err(e) = c.options()
         {
-            errors.push(("logo".into(), e));
+            errors.push(FieldError::new("logo", e));
         }
         errors
     }

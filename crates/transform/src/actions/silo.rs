@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use folio_api::FieldError;
 use folio_silo::NewState;
 use serde::Deserialize;
 use serde_json::Value;
@@ -57,13 +58,13 @@ impl Action for SetState {
         "silo.state"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<StateConfig>(config);
         if let Ok(c) = parse_config::<StateConfig>(config)
             && !STATES.contains(&c.state.as_str())
         {
-            errors.push((
-                "state".into(),
+            errors.push(FieldError::new(
+                "state",
                 format!("must be one of {}", STATES.join(", ")),
             ));
         }
@@ -73,7 +74,7 @@ impl Action for SetState {
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: StateConfig = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         let id = match cx.envelope() {
             Ok(id) => id,
@@ -118,14 +119,14 @@ impl Action for SetFolder {
         "silo.folder"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         check_config::<FolderConfig>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: FolderConfig = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         let id = match cx.envelope() {
             Ok(id) => id,
@@ -153,11 +154,11 @@ impl Action for Close {
         "silo.close"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         if config.is_null() || config.is_object() {
             Vec::new()
         } else {
-            vec![(String::new(), "must be an object".into())]
+            vec![FieldError::new("$", "must be an object")]
         }
     }
 
@@ -194,12 +195,15 @@ impl Action for Modify {
         "silo.modify"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<ModifyConfig>(config);
         if let Ok(c) = parse_config::<ModifyConfig>(config)
             && !c.patch.is_object()
         {
-            errors.push(("patch".into(), "must be an object (a merge patch)".into()));
+            errors.push(FieldError::new(
+                "patch",
+                "must be an object (a merge patch)",
+            ));
         }
         errors
     }
@@ -207,7 +211,7 @@ impl Action for Modify {
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: ModifyConfig = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         let id = match cx.envelope() {
             Ok(id) => id,

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use folio_api::FieldError;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -27,13 +28,13 @@ impl Action for Sleep {
         "sleep"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<Config>(config);
         if let Ok(c) = parse_config::<Config>(config)
             && !(0.0..=MAX_SECONDS).contains(&c.seconds)
         {
-            errors.push((
-                "seconds".into(),
+            errors.push(FieldError::new(
+                "seconds",
                 format!("must be between 0 and {MAX_SECONDS}"),
             ));
         }
@@ -43,7 +44,7 @@ impl Action for Sleep {
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: Config = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         let now = folio_store::now();
         let until = match cx.state.get("until").and_then(Value::as_i64) {

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use folio_api::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -111,23 +112,26 @@ impl Action for WebhookSend {
         "webhook.send"
     }
 
-    fn check(&self, config: &Value) -> Vec<(String, String)> {
+    fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<Config>(config);
         if errors.is_empty()
             && let Ok(c) = parse_config::<Config>(config)
         {
             if !(c.url.starts_with("http://") || c.url.starts_with("https://")) {
-                errors.push(("url".into(), "must be an http:// or https:// URL".into()));
+                errors.push(FieldError::new("url", "must be an http:// or https:// URL"));
             } else if let Err(refused) = self.outbound.check_url(&c.url) {
-                errors.push(("url".into(), refused.to_string()));
+                errors.push(FieldError::new("url", refused.to_string()));
             }
             for name in c.headers.keys() {
                 if http::HeaderName::from_bytes(name.as_bytes()).is_err() {
-                    errors.push((format!("headers.{name}"), "not a valid header name".into()));
-                } else if is_signature_header(name) {
-                    errors.push((
+                    errors.push(FieldError::new(
                         format!("headers.{name}"),
-                        "set by folio: deliveries are signed (Standard Webhooks)".into(),
+                        "not a valid header name",
+                    ));
+                } else if is_signature_header(name) {
+                    errors.push(FieldError::new(
+                        format!("headers.{name}"),
+                        "set by folio: deliveries are signed (Standard Webhooks)",
                     ));
                 }
             }
@@ -138,7 +142,7 @@ impl Action for WebhookSend {
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
         let config: Config = match parse_config(cx.config) {
             Ok(c) => c,
-            Err(e) => return Outcome::Ko(Report::new("config", format!("{e:?}"))),
+            Err(e) => return Outcome::Ko(Report::new("config", FieldError::describe(&e))),
         };
         // Checked again at run time: the operator's allow-list may have changed since saving.
         if let Err(refused) = cx.transform.config().outbound.check_url(&config.url) {

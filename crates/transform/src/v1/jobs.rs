@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use axum::Extension;
 use axum::http::StatusCode;
-use axum::{Extension, Json as AxumJson};
 use folio_api::page::Position;
 use folio_api::{ApiError, ApiResult, Caller, Ctx, Fault, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
@@ -275,7 +275,7 @@ async fn put_job(
     Path(id): Path<Uuid>,
     Query(q): Query<WaitQuery>,
     Json(body): Json<JobIn>,
-) -> ApiResult<(StatusCode, AxumJson<JobOut>)> {
+) -> ApiResult<(StatusCode, Json<JobOut>)> {
     create(caller, &ctx, &t, id, q, body).await
 }
 
@@ -293,7 +293,7 @@ async fn post_job(
     Extension(t): Extension<Transform>,
     Query(q): Query<WaitQuery>,
     Json(body): Json<JobIn>,
-) -> ApiResult<(StatusCode, AxumJson<JobOut>)> {
+) -> ApiResult<(StatusCode, Json<JobOut>)> {
     create(caller, &ctx, &t, Uuid::now_v7(), q, body).await
 }
 
@@ -310,10 +310,10 @@ async fn fetch(
     Extension(t): Extension<Transform>,
     Path(id): Path<Uuid>,
     Query(q): Query<WaitQuery>,
-) -> ApiResult<AxumJson<JobOut>> {
+) -> ApiResult<Json<JobOut>> {
     let wait = wait_of(&ctx, &q)?;
     let job = t.wait_job(caller.scope(), id, wait).await?;
-    Ok(AxumJson(with_envelope(&t, caller.scope(), job).await))
+    Ok(Json(with_envelope(&t, caller.scope(), job).await))
 }
 
 /// Fetch a job by its key.
@@ -325,9 +325,9 @@ async fn fetch_by_key(
     caller: Caller,
     Extension(t): Extension<Transform>,
     Path(key): Path<String>,
-) -> ApiResult<AxumJson<JobOut>> {
+) -> ApiResult<Json<JobOut>> {
     let job = t.job_by_key(caller.scope(), &key).await?;
-    Ok(AxumJson(with_envelope(&t, caller.scope(), job).await))
+    Ok(Json(with_envelope(&t, caller.scope(), job).await))
 }
 
 /// List jobs.
@@ -340,7 +340,7 @@ async fn list(
     caller: Caller,
     Extension(t): Extension<Transform>,
     Query(q): Query<ListQuery>,
-) -> ApiResult<AxumJson<JobList>> {
+) -> ApiResult<Json<JobList>> {
     let limit = page::limit(q.limit)?;
     let created_at = page::created_at(q.created_at.as_deref())?;
     let cursor = q.cursor.filter(|c| !c.is_empty());
@@ -348,7 +348,7 @@ async fn list(
     let page = t
         .list_jobs(caller.scope(), created_at, after, limit)
         .await?;
-    Ok(AxumJson(JobList {
+    Ok(Json(JobList {
         list: page.items.into_iter().map(|j| out(j, None)).collect(),
         limit,
         created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
@@ -364,7 +364,7 @@ async fn create(
     id: Uuid,
     q: WaitQuery,
     body: JobIn,
-) -> ApiResult<(StatusCode, AxumJson<JobOut>)> {
+) -> ApiResult<(StatusCode, Json<JobOut>)> {
     let wait = wait_of(ctx, &q)?;
     let workflow_id = body
         .workflow_id
@@ -404,7 +404,7 @@ async fn create(
     };
     Ok((
         StatusCode::ACCEPTED,
-        AxumJson(with_envelope(t, caller.scope(), job).await),
+        Json(with_envelope(t, caller.scope(), job).await),
     ))
 }
 

@@ -1,7 +1,7 @@
 //! `/transform/v1/webhooks/secret`: the workspace's webhook signing secret, and its rotation.
 
-use axum::{Extension, Json as AxumJson};
-use folio_api::{ApiResult, Caller, time};
+use axum::Extension;
+use folio_api::{ApiResult, Caller, Json, time};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -40,9 +40,9 @@ pub(super) fn routes() -> OpenApiRouter {
 async fn fetch(
     caller: Caller,
     Extension(t): Extension<Transform>,
-) -> ApiResult<AxumJson<WebhookSecretOut>> {
+) -> ApiResult<Json<WebhookSecretOut>> {
     let secret = t.webhook_secret(caller.scope()).await?;
-    Ok(AxumJson(out(secret)))
+    Ok(Json(out(secret)))
 }
 
 /// Rotate the webhook secret.
@@ -55,9 +55,9 @@ async fn fetch(
 async fn rotate(
     caller: Caller,
     Extension(t): Extension<Transform>,
-) -> ApiResult<AxumJson<WebhookSecretOut>> {
+) -> ApiResult<Json<WebhookSecretOut>> {
     let secret = t.rotate_webhook_secret(caller.scope()).await?;
-    Ok(AxumJson(out(secret)))
+    Ok(Json(out(secret)))
 }
 
 /// The wire form of a secret.

@@ -1,6 +1,6 @@
 //! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
 
-use axum::{Extension, Json as AxumJson};
+use axum::Extension;
 use folio_api::{ApiResult, Caller, Ctx, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -207,13 +207,13 @@ async fn create(
     Extension(t): Extension<Transform>,
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
-) -> ApiResult<AxumJson<WorkflowOut>> {
+) -> ApiResult<Json<WorkflowOut>> {
     let save = save_of(body, false);
     let (wf, _) = t
         .create_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
     let versions = t.workflow_versions(caller.scope(), id).await?;
-    Ok(AxumJson(out(wf, Some(versions))))
+    Ok(Json(out(wf, Some(versions))))
 }
 
 /// Update a workflow.
@@ -233,7 +233,7 @@ async fn update(
     Extension(t): Extension<Transform>,
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
-) -> ApiResult<AxumJson<WorkflowOut>> {
+) -> ApiResult<Json<WorkflowOut>> {
     let keep_disabled = match body.disabled {
         Some(_) => false,
         None => t.workflow(caller.scope(), id).await?.disabled,
@@ -243,7 +243,7 @@ async fn update(
         .update_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
     let versions = t.workflow_versions(caller.scope(), id).await?;
-    Ok(AxumJson(out(wf, Some(versions))))
+    Ok(Json(out(wf, Some(versions))))
 }
 
 /// Fetch a workflow.
@@ -257,10 +257,10 @@ async fn fetch(
     caller: Caller,
     Extension(t): Extension<Transform>,
     Path(id): Path<Uuid>,
-) -> ApiResult<AxumJson<WorkflowOut>> {
+) -> ApiResult<Json<WorkflowOut>> {
     let wf = t.workflow(caller.scope(), id).await?;
     let versions = t.workflow_versions(caller.scope(), id).await?;
-    Ok(AxumJson(out(wf, Some(versions))))
+    Ok(Json(out(wf, Some(versions))))
 }
 
 /// List workflows.
@@ -273,14 +273,14 @@ async fn list(
     caller: Caller,
     Extension(t): Extension<Transform>,
     Query(q): Query<ListQuery>,
-) -> ApiResult<AxumJson<WorkflowList>> {
+) -> ApiResult<Json<WorkflowList>> {
     let limit = page::limit(q.limit)?;
     let created_at = page::created_at(q.created_at.as_deref())?;
     let schema = q.schema.filter(|s| !s.is_empty());
     let page = t
         .list_workflows(caller.scope(), created_at, schema.as_deref(), limit)
         .await?;
-    Ok(AxumJson(WorkflowList {
+    Ok(Json(WorkflowList {
         list: page.items.into_iter().map(|w| out(w, None)).collect(),
         limit,
         created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),

@@ -1,7 +1,6 @@
 //! `GET /utils/v1/ping`: how clients test their connection and credentials.
 
-use axum::Json;
-use folio_api::{ApiResult, Caller};
+use folio_api::{ApiResult, Caller, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use axum::{Extension, Json};
+use axum::Extension;
 use folio_api::registry::Catalog;
-use folio_api::{ApiResult, Caller};
+use folio_api::{ApiResult, Caller, Json};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub(super) fn routes() -> OpenApiRouter {

@@ -1,7 +1,6 @@
 //! `GET /utils/v1/uuid`: UUIDs of versions 1, 3, 4, 5, 6 and 7.
 
-use axum::Json;
-use folio_api::{ApiError, ApiResult, Caller, Query};
+use folio_api::{ApiError, ApiResult, Caller, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
