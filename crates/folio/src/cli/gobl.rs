@@ -95,103 +95,101 @@ pub fn run(cmd: GoblCommand) -> anyhow::Result<ExitCode> {
             file,
             compact,
             allow_invalid,
-        } => {
-            let input = builder::parse_input(&read_input(&file)?).map_err(anyhow::Error::msg)?;
-            match builder::build_with(input, &BuildOptions::default()) {
-                Ok(env) => {
-                    print_json(&env, compact)?;
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(inv) => {
-                    for f in &inv.faults.0 {
-                        eprintln!("{f}");
-                    }
-                    if allow_invalid && !inv.envelope.is_null() {
-                        print_json(&inv.envelope, compact)?;
-                    }
-                    Ok(ExitCode::from(1))
-                }
-            }
-        }
-        GoblCommand::Verify { file, keys } => {
-            let text = read_input(&file)?;
-            let env = match Envelope::from_json(&text) {
-                Ok(e) => e,
-                Err(errs) => {
-                    for e in errs {
-                        eprintln!("{e}");
-                    }
-                    return Ok(ExitCode::from(1));
-                }
-            };
-            let keys = load_public_keys(&keys)?;
-            let res = if keys.is_empty() {
-                env.validate()
-            } else {
-                env.verify_signatures(&keys).and_then(|_| env.validate())
-            };
-            match res {
-                Ok(()) => {
-                    let sigs = if keys.is_empty() {
-                        "not checked"
-                    } else {
-                        "verified"
-                    };
-                    println!(
-                        "ok: digest {} matches; {} signature(s) {sigs}",
-                        env.head.dig.val,
-                        env.sigs.len()
-                    );
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(f) => {
-                    eprintln!("{f}");
-                    Ok(ExitCode::from(1))
-                }
-            }
-        }
-        GoblCommand::Sign { file, key, compact } => {
-            let key_text =
-                std::fs::read_to_string(&key).with_context(|| format!("reading key {key}"))?;
-            let key = PrivateKey::from_jwk_json(&key_text).context("private key")?;
-            let input = builder::parse_input(&read_input(&file)?).map_err(anyhow::Error::msg)?;
-            // Already a complete, consistent envelope: sign as is. Otherwise build it first.
-            let as_env = if builder::is_envelope(&input) {
-                Envelope::from_value(&gobl::json::Value::from(&input))
-                    .ok()
-                    .filter(|e| e.verify_digest().is_ok())
-            } else {
-                None
-            };
-            let mut env = match as_env {
-                Some(e) => e,
-                None => match builder::build(input) {
-                    Ok(v) => match Envelope::from_value(&gobl::json::Value::from(&v)) {
-                        Ok(e) => e,
-                        Err(errs) => bail!("built envelope is malformed: {errs:?}"),
-                    },
-                    Err(faults) => {
-                        for f in &faults.0 {
-                            eprintln!("{f}");
-                        }
-                        return Ok(ExitCode::from(1));
-                    }
-                },
-            };
-            let iat = chrono::Utc::now().timestamp();
-            if let Err(f) = env.sign(&key, iat) {
-                eprintln!("{f}");
-                return Ok(ExitCode::from(1));
-            }
-            let out: serde_json::Value =
-                serde_json::from_str(&env.to_json_string()).context("envelope JSON")?;
-            print_json(&out, compact)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => build(&file, compact, allow_invalid),
+        GoblCommand::Verify { file, keys } => verify(&file, &keys),
+        GoblCommand::Sign { file, key, compact } => sign(&file, &key, compact),
         GoblCommand::Keygen => {
             let key = PrivateKey::generate();
             println!("{}", serde_json::to_string_pretty(&key.to_jwk())?);
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prints each problem on stderr; the exit status of a document with faults.
+fn refuse<T: std::fmt::Display>(problems: impl IntoIterator<Item = T>) -> ExitCode {
+    for p in problems {
+        eprintln!("{p}");
+    }
+    ExitCode::from(1)
+}
+
+/// `folio gobl build`: the envelope on stdout, or the faults on stderr.
+fn build(file: &str, compact: bool, allow_invalid: bool) -> anyhow::Result<ExitCode> {
+    let input = builder::parse_input(&read_input(file)?).map_err(anyhow::Error::msg)?;
+    match builder::build_with(input, &BuildOptions::default()) {
+        Ok(env) => {
+            print_json(&env, compact)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(inv) => {
+            let code = refuse(&inv.faults.0);
+            if allow_invalid && !inv.envelope.is_null() {
+                print_json(&inv.envelope, compact)?;
+            }
+            Ok(code)
+        }
+    }
+}
+
+/// `folio gobl verify`: the digest, and the signatures when keys are given.
+fn verify(file: &str, keys: &[String]) -> anyhow::Result<ExitCode> {
+    let text = read_input(file)?;
+    let env = match Envelope::from_json(&text) {
+        Ok(e) => e,
+        Err(errs) => return Ok(refuse(errs)),
+    };
+    let keys = load_public_keys(keys)?;
+    let res = if keys.is_empty() {
+        env.validate()
+    } else {
+        env.verify_signatures(&keys).and_then(|_| env.validate())
+    };
+    if let Err(f) = res {
+        return Ok(refuse([f]));
+    }
+    let sigs = if keys.is_empty() {
+        "not checked"
+    } else {
+        "verified"
+    };
+    println!(
+        "ok: digest {} matches; {} signature(s) {sigs}",
+        env.head.dig.val,
+        env.sigs.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `folio gobl sign`: a complete, consistent envelope is signed as it is; anything else is
+/// built first.
+fn sign(file: &str, key: &str, compact: bool) -> anyhow::Result<ExitCode> {
+    let key_text = std::fs::read_to_string(key).with_context(|| format!("reading key {key}"))?;
+    let key = PrivateKey::from_jwk_json(&key_text).context("private key")?;
+    let input = builder::parse_input(&read_input(file)?).map_err(anyhow::Error::msg)?;
+    let as_env = if builder::is_envelope(&input) {
+        Envelope::from_value(&gobl::json::Value::from(&input))
+            .ok()
+            .filter(|e| e.verify_digest().is_ok())
+    } else {
+        None
+    };
+    let mut env = match as_env {
+        Some(e) => e,
+        None => match builder::build(input) {
+            Ok(v) => match Envelope::from_value(&gobl::json::Value::from(&v)) {
+                Ok(e) => e,
+                Err(errs) => bail!("built envelope is malformed: {errs:?}"),
+            },
+            Err(faults) => return Ok(refuse(faults.0)),
+        },
+    };
+    let iat = chrono::Utc::now().timestamp();
+    if let Err(f) = env.sign(&key, iat) {
+        return Ok(refuse([f]));
+    }
+    let out: serde_json::Value =
+        serde_json::from_str(&env.to_json_string()).context("envelope JSON")?;
+    print_json(&out, compact)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -10,8 +10,8 @@
 //! ignored. Both are idempotent: the file and envelope ids derive from the step's intent id.
 
 use folio_api::FieldError;
-use folio_einvoice::{Finding, Format, Generated, Severity, Syntax};
-use folio_silo::{FileInfo, NewEnvelope, NewFile, SiloError};
+use folio_einvoice::{Finding, Format, Generated, Imported, Severity, Syntax};
+use folio_silo::{Entry, FileInfo, NewEnvelope, NewFile, SiloError};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -205,31 +205,55 @@ impl Action for Import {
             Ok(found) => found,
             Err(o) => return o,
         };
-        if (self.0 == Carrier::Pdf) != folio_einvoice::is_pdf(&xml) {
+        let imported = match self.read(&name, &xml).await {
+            Ok(imported) => imported,
+            Err(o) => return o,
+        };
+        let entry = match self.store(cx, &name, xml, &imported).await {
+            Ok(entry) => entry,
+            Err(o) => return o,
+        };
+        Outcome::Ok(imported_report(name, entry.id, &imported))
+    }
+}
+
+impl Import {
+    /// Reads the invoice in `xml` (the file `name`), which must be of this step's carrier and
+    /// syntax.
+    async fn read(&self, name: &str, xml: &[u8]) -> Result<Imported, Outcome> {
+        if (self.0 == Carrier::Pdf) != folio_einvoice::is_pdf(xml) {
             let what = if self.0 == Carrier::Pdf {
                 "a PDF"
             } else {
                 "XML"
             };
-            return Outcome::Ko(Report::new("syntax", format!("{name} is not {what}")));
+            return Err(Outcome::Ko(Report::new(
+                "syntax",
+                format!("{name} is not {what}"),
+            )));
         }
         let syntax = self.0.syntax();
-        let imported = match tokio::task::spawn_blocking({
-            let xml = xml.clone();
-            move || folio_einvoice::import(&xml)
-        })
-        .await
-        {
-            Ok(Ok(i)) if i.syntax == syntax => i,
-            Ok(Ok(i)) => {
-                return Outcome::Ko(Report::new(
-                    "syntax",
-                    format!("{name} is {}, not {}", i.syntax.as_str(), syntax.as_str()),
-                ));
-            }
-            Ok(Err(e)) => return Outcome::Ko(Report::new("import", format!("{name}: {e}"))),
-            Err(e) => return Outcome::Err(Report::new("internal", e.to_string()), None),
-        };
+        let xml = xml.to_vec();
+        match tokio::task::spawn_blocking(move || folio_einvoice::import(&xml)).await {
+            Ok(Ok(i)) if i.syntax == syntax => Ok(i),
+            Ok(Ok(i)) => Err(Outcome::Ko(Report::new(
+                "syntax",
+                format!("{name} is {}, not {}", i.syntax.as_str(), syntax.as_str()),
+            ))),
+            Ok(Err(e)) => Err(Outcome::Ko(Report::new("import", format!("{name}: {e}")))),
+            Err(e) => Err(Outcome::Err(Report::new("internal", e.to_string()), None)),
+        }
+    }
+
+    /// Stores the imported document as a new envelope (its id derives from the intent, so a
+    /// re-run finds it) with the source file attached.
+    async fn store(
+        &self,
+        cx: &StepCx<'_>,
+        name: &str,
+        source: Vec<u8>,
+        imported: &Imported,
+    ) -> Result<Entry, Outcome> {
         let new_id = Uuid::new_v5(&cx.intent_id, b"import");
         // the bare document: the silo envelopes it under the new id, as for any stored document
         let new = NewEnvelope {
@@ -238,24 +262,22 @@ impl Action for Import {
             allow_invalid: true,
             ..NewEnvelope::default()
         };
-        let entry = match cx.transform.silo().create(cx.scope(), new).await {
+        let silo = cx.transform.silo();
+        let entry = match silo.create(cx.scope(), new).await {
             Ok(e) => e,
+            // a re-run after a crash: the envelope is already there
             Err(SiloError::Conflict(_)) => {
-                match cx.transform.silo().get(cx.scope(), new_id).await {
-                    // a re-run after a crash: the envelope is already there
-                    Ok(e) => e,
-                    Err(e) => return silo_outcome(e),
-                }
+                silo.get(cx.scope(), new_id).await.map_err(silo_outcome)?
             }
-            Err(e) => return silo_outcome(e),
+            Err(e) => return Err(silo_outcome(e)),
         };
         let mime = match self.0 {
             Carrier::Xml(_) => "application/xml",
             Carrier::Pdf => "application/pdf",
         };
         let source_file = NewFile {
-            name: name.clone(),
-            bytes: xml,
+            name: name.to_owned(),
+            bytes: source,
             mime: Some(mime.into()),
             desc: Some("the e-invoice this envelope was imported from".into()),
             key: Some(self.0.key().into()),
@@ -263,33 +285,33 @@ impl Action for Import {
             meta: None,
         };
         let file_id = Uuid::new_v5(&cx.intent_id, b"source");
-        if let Err(e) = cx
-            .transform
-            .silo()
-            .put_file(cx.scope(), entry.id, file_id, source_file)
+        silo.put_file(cx.scope(), entry.id, file_id, source_file)
             .await
-        {
-            return silo_outcome(e);
-        }
-        let mut report = Report::new(
-            "imported",
-            format!("{name} imported as envelope {}", entry.id),
-        );
-        report
-            .args
-            .insert("silo_entry_id".into(), entry.id.to_string());
-        report.args.insert("file_name".into(), name);
-        let unmapped = imported
-            .notes
-            .iter()
-            .filter(|n| n.rule == "folio-unmapped")
-            .count();
-        report.args.insert("unmapped".into(), unmapped.to_string());
-        if !imported.notes.is_empty() {
-            report.args.insert("notes".into(), summary(&imported.notes));
-        }
-        Outcome::Ok(report)
+            .map_err(silo_outcome)?;
+        Ok(entry)
     }
+}
+
+/// What an import step says: the new envelope, the file read, what the reader could not map.
+fn imported_report(name: String, entry_id: Uuid, imported: &Imported) -> Report {
+    let mut report = Report::new(
+        "imported",
+        format!("{name} imported as envelope {entry_id}"),
+    );
+    report
+        .args
+        .insert("silo_entry_id".into(), entry_id.to_string());
+    report.args.insert("file_name".into(), name);
+    let unmapped = imported
+        .notes
+        .iter()
+        .filter(|n| n.rule == "folio-unmapped")
+        .count();
+    report.args.insert("unmapped".into(), unmapped.to_string());
+    if !imported.notes.is_empty() {
+        report.args.insert("notes".into(), summary(&imported.notes));
+    }
+    report
 }
 
 /// The XML to import: with an envelope, its attachment named `wanted`, else its first XML
