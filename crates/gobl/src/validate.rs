@@ -11,7 +11,7 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator { faults: Vec::new() };
     let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
     let short = schema.trim_start_matches("https://gobl.org/draft-0/");
-    v.tax_ids("doc", &Value::Object(doc.clone()));
+    v.tax_ids_in("doc", doc);
     match short {
         "bill/invoice" => {
             v.invoice(doc);
@@ -71,41 +71,47 @@ impl Validator {
         }
     }
 
-    /// Every `tax_id` in the document: known country, valid code for folio's regimes.
+    /// Every `tax_id` under `v`: known country, valid code for folio's regimes.
     fn tax_ids(&mut self, path: &str, v: &Value) {
         match v {
-            Value::Object(o) => {
-                for (k, x) in o {
-                    let p = format!("{path}.{k}");
-                    if k == "tax_id"
-                        && let Some(t) = x.as_object()
-                    {
-                        let country = t.get("country").and_then(Value::as_str).unwrap_or("");
-                        let code = t.get("code").and_then(Value::as_str).unwrap_or("");
-                        if country.is_empty() {
-                            self.push(format!("{p}.country"), "tax-id-01", "country is required");
-                        } else if country.len() != 2
-                            || !country.bytes().all(|b| b.is_ascii_uppercase())
-                        {
-                            self.push(
-                                format!("{p}.country"),
-                                "tax-id-02",
-                                "country must be an ISO code",
-                            );
-                        }
-                        if let Err(e) = crate::regimes::taxid::check(country, code) {
-                            self.push(format!("{p}.code"), "tax-id-code", &e);
-                        }
-                    }
-                    self.tax_ids(&p, x);
-                }
-            }
+            Value::Object(o) => self.tax_ids_in(path, o),
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
                     self.tax_ids(&format!("{path}[{i}]"), x);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
+    fn tax_ids_in(&mut self, path: &str, o: &Map<String, Value>) {
+        for (k, x) in o {
+            let p = format!("{path}.{k}");
+            if k == "tax_id"
+                && let Some(t) = x.as_object()
+            {
+                self.tax_id(&p, t);
+            }
+            self.tax_ids(&p, x);
+        }
+    }
+
+    /// One `tax_id` at `p`.
+    fn tax_id(&mut self, p: &str, t: &Map<String, Value>) {
+        let country = t.get("country").and_then(Value::as_str).unwrap_or("");
+        let code = t.get("code").and_then(Value::as_str).unwrap_or("");
+        if country.is_empty() {
+            self.push(format!("{p}.country"), "tax-id-01", "country is required");
+        } else if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_uppercase()) {
+            self.push(
+                format!("{p}.country"),
+                "tax-id-02",
+                "country must be an ISO code",
+            );
+        }
+        if let Err(e) = crate::regimes::taxid::check(country, code) {
+            self.push(format!("{p}.code"), "tax-id-code", &e);
         }
     }
 
