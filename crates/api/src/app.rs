@@ -2,7 +2,11 @@
 //! lifecycle headers, 410 after sunset), each version's `openapi.json`, and the layers every
 //! request passes (request id, tracing span, body limit, JSON errors for 404/405/413/panics).
 
-use std::sync::Arc;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, RwLock};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::Router;
@@ -13,8 +17,13 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use chrono::Utc;
+use metrics::{Counter, Histogram};
+use tower::util::MapResponseLayer;
+use tower::{Layer, Service, ServiceBuilder};
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ctx::Ctx;
@@ -29,7 +38,7 @@ pub struct Attribution {
     /// Service name.
     pub service: &'static str,
     /// `v1`, `v2`...
-    pub version: String,
+    pub version: Arc<str>,
 }
 
 /// Builds the public router. `ctx` and the discovery catalog are installed as extensions;
@@ -41,11 +50,11 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
     for (service, version, routes, lifecycle, doc) in registry.into_versions() {
         let attribution = Attribution {
             service,
-            version: format!("v{version}"),
+            version: format!("v{version}").into(),
         };
         let doc = Arc::new(crate::openapi::snapshot(&doc));
         let docs_path = format!("{}/openapi.json", prefix(service, version));
-        let versioned = routes
+        let mut versioned = routes
             .route(
                 &docs_path,
                 get(move || {
@@ -58,25 +67,23 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
                     }
                 }),
             )
-            .route_layer(middleware::from_fn(move |req: Request, next: Next| {
-                let attribution = attribution.clone();
-                async move { observe(attribution, req, next).await }
-            }))
-            .route_layer(middleware::from_fn(move |req: Request, next: Next| {
-                let lifecycle = lifecycle.clone();
-                async move { lifecycle_headers(service, lifecycle, req, next).await }
-            }));
+            .route_layer(Observe { attribution });
+        // A stable version has no headers to add: no layer for it to pass through.
+        if matches!(lifecycle, Lifecycle::Deprecated { .. }) {
+            versioned =
+                versioned.route_layer(middleware::from_fn(move |req: Request, next: Next| {
+                    let lifecycle = lifecycle.clone();
+                    async move { lifecycle_headers(service, lifecycle, req, next).await }
+                }));
+        }
         app = app.merge(versioned);
     }
-    app.fallback(unknown_endpoint)
-        .method_not_allowed_fallback(wrong_method)
-        .layer(middleware::from_fn(json_errors))
-        .layer(axum::Extension(catalog))
-        .layer(axum::Extension(ctx))
-        .layer(DefaultBodyLimit::max(body_limit))
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::internal("a handler panicked").into_response()
-        }))
+    // The layers every request passes, outermost first, as one layer: axum puts each
+    // `Router::layer` around every route separately, as a boxed service that is cloned on
+    // each call, so a stack of them costs an allocation and a clone per layer and request.
+    let every_request = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeUuid))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &axum::http::Request<Body>| {
@@ -91,8 +98,28 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::internal("a handler panicked").into_response()
+        }))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::Extension(ctx))
+        .layer(axum::Extension(catalog))
+        .layer(MapResponseLayer::new(json_errors));
+    app.fallback(unknown_endpoint)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(every_request)
+}
+
+/// Request ids: random (v4) UUIDs, formatted on the stack rather than into a `String`.
+#[derive(Clone, Copy)]
+struct MakeUuid;
+
+impl MakeRequestId for MakeUuid {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        let mut text = uuid::Uuid::encode_buffer();
+        let id = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+        HeaderValue::from_str(id).ok().map(RequestId::new)
+    }
 }
 
 /// Service and version named by a path, as far as it names them (for logs of any request).
@@ -101,30 +128,136 @@ fn service_of(path: &str) -> (&str, &str) {
     (parts.next().unwrap_or(""), parts.next().unwrap_or(""))
 }
 
-/// Records the request metrics, labelled by service, version, route and status.
-async fn observe(attribution: Attribution, mut req: Request, next: Next) -> Response {
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_string())
-        .unwrap_or_else(|| "unmatched".into());
-    let method = req.method().clone();
-    let labels = [
-        ("service", attribution.service.to_string()),
-        ("version", attribution.version.clone()),
-        ("route", route),
-        ("method", method.to_string()),
-    ];
-    req.extensions_mut().insert(attribution);
-    let started = Instant::now();
-    let response = next.run(req).await;
-    let status = response.status().as_u16().to_string();
-    let mut all = labels.to_vec();
-    all.push(("status", status));
-    metrics::counter!("folio_http_requests_total", &all).increment(1);
-    metrics::histogram!("folio_http_request_duration_seconds", &labels)
-        .record(started.elapsed().as_secs_f64());
-    response
+/// Records the request metrics, labelled by service, version, route, method and status, and
+/// sets the [`Attribution`] extension. A route layer: each route (and method) gets its own
+/// [`Observed`] service with its own cache of metric handles.
+#[derive(Clone)]
+struct Observe {
+    attribution: Attribution,
+}
+
+impl<S> Layer<S> for Observe {
+    type Service = Observed<S>;
+
+    fn layer(&self, inner: S) -> Observed<S> {
+        Observed {
+            inner,
+            metrics: Arc::new(RouteMetrics {
+                attribution: self.attribution.clone(),
+                seen: RwLock::default(),
+            }),
+        }
+    }
+}
+
+/// What an [`Observed`] route answers with.
+type ObservedFuture = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+/// The service [`Observe`] wraps a route in.
+#[derive(Clone)]
+struct Observed<S> {
+    inner: S,
+    metrics: Arc<RouteMetrics>,
+}
+
+impl<S> Service<Request> for Observed<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = ObservedFuture;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: Request) -> Self::Future {
+        let route = req.extensions().get::<MatchedPath>().cloned();
+        let method = req.method().clone();
+        req.extensions_mut()
+            .insert(self.metrics.attribution.clone());
+        let metrics = self.metrics.clone();
+        let started = Instant::now();
+        let response = self.inner.call(req);
+        Box::pin(async move {
+            let response = response.await?;
+            let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+            let key = (route, &method, response.status().as_u16());
+            metrics.record(key, started.elapsed().as_secs_f64());
+            Ok(response)
+        })
+    }
+}
+
+/// Route, method and status: what the request metrics of one version are labelled with.
+type MetricKey<'a> = (&'a str, &'a Method, u16);
+
+/// The request metrics of one route. Looking a metric handle up by its labels allocates and
+/// hashes every label; a route sees few (method, status) pairs, so it keeps their handles.
+struct RouteMetrics {
+    attribution: Attribution,
+    seen: RwLock<Vec<Handles>>,
+}
+
+/// Handles of one (route, method, status).
+struct Handles {
+    route: Box<str>,
+    method: Method,
+    status: u16,
+    requests: Counter,
+    duration: Histogram,
+}
+
+/// Pairs a [`RouteMetrics`] keeps at most (a route nesting many paths would have more); beyond
+/// it, handles are looked up by label.
+const HANDLES_PER_ROUTE: usize = 32;
+
+impl RouteMetrics {
+    /// Counts a request and records its duration.
+    fn record(&self, key: MetricKey<'_>, seconds: f64) {
+        let (route, method, status) = key;
+        let seen = self.seen.read().unwrap_or_else(|e| e.into_inner());
+        let hit = |h: &&Handles| h.status == status && h.method == *method && *h.route == *route;
+        if let Some(h) = seen.iter().find(hit) {
+            h.record(seconds);
+            return;
+        }
+        drop(seen);
+        let found = Handles::register(&self.attribution, key);
+        found.record(seconds);
+        let mut seen = self.seen.write().unwrap_or_else(|e| e.into_inner());
+        if seen.len() < HANDLES_PER_ROUTE {
+            seen.push(found);
+        }
+    }
+}
+
+impl Handles {
+    /// Looks the handles up by their labels in the installed recorder.
+    fn register(attribution: &Attribution, (route, method, status): MetricKey<'_>) -> Handles {
+        let labels = [
+            ("service", attribution.service.to_string()),
+            ("version", attribution.version.to_string()),
+            ("route", route.to_string()),
+            ("method", method.to_string()),
+        ];
+        let mut all = labels.to_vec();
+        all.push(("status", status.to_string()));
+        Handles {
+            route: route.into(),
+            method: method.clone(),
+            status,
+            requests: metrics::counter!("folio_http_requests_total", &all),
+            duration: metrics::histogram!("folio_http_request_duration_seconds", &labels),
+        }
+    }
+
+    fn record(&self, seconds: f64) {
+        self.requests.increment(1);
+        self.duration.record(seconds);
+    }
 }
 
 /// RFC 9745 `Deprecation`, RFC 8594 `Sunset` and the successor `Link` on every response of a
@@ -194,8 +327,7 @@ async fn wrong_method(method: Method, uri: axum::http::Uri) -> ApiError {
 
 /// Whatever produced an error status without a JSON body (a layer, an extractor of axum's own),
 /// the client still gets the one error body.
-async fn json_errors(req: Request, next: Next) -> Response {
-    let response = next.run(req).await;
+fn json_errors(response: Response) -> Response {
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
         return response;

@@ -22,7 +22,7 @@ use crate::ctx::Ctx;
 use crate::error::ApiError;
 
 /// The claims of a folio token.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Claims {
     /// Token id, recorded in the store.
     pub jti: Uuid,
@@ -80,6 +80,55 @@ impl RecordCache {
     }
 }
 
+/// Tokens whose signature has been checked, with their claims, so that a busy token's HMAC,
+/// base64 and JSON decoding run once rather than on every request. Keyed by the whole token
+/// text, which the signature covers, and valid as long as the server secret (loaded once);
+/// expiry is checked again on every use and revocation stays the record's business.
+#[derive(Default)]
+struct VerifiedCache {
+    entries: Mutex<HashMap<Box<str>, Claims>>,
+}
+
+/// Tokens [`VerifiedCache`] holds at most; beyond it, it starts over (only tokens with a valid
+/// signature get in, so filling it takes many real tokens).
+const VERIFIED_CAPACITY: usize = 1024;
+
+impl VerifiedCache {
+    fn get(&self, token: &str) -> Option<Claims> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.get(token).copied()
+    }
+
+    fn put(&self, token: &str, claims: Claims) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= VERIFIED_CAPACITY {
+            entries.clear();
+        }
+        entries.insert(token.into(), claims);
+    }
+
+    fn prune(&self) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let now = unix_now();
+        entries.retain(|_, claims| !expired(claims, now));
+    }
+}
+
+/// Seconds since the epoch, as `jsonwebtoken` reads the clock for `exp`.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `jsonwebtoken`'s expiry rule with no leeway: an `exp` (read as unsigned) before now.
+fn expired(claims: &Claims, now: u64) -> bool {
+    claims
+        .exp
+        .and_then(|exp| u64::try_from(exp).ok())
+        .is_some_and(|exp| exp < now)
+}
+
 /// Issues and verifies tokens with the server secret.
 #[derive(Clone)]
 pub struct Authenticator {
@@ -87,6 +136,7 @@ pub struct Authenticator {
     encoding: Arc<EncodingKey>,
     decoding: Arc<DecodingKey>,
     cache: Arc<RecordCache>,
+    verified: Arc<VerifiedCache>,
     ttl: Duration,
 }
 
@@ -108,13 +158,15 @@ impl Authenticator {
             encoding: Arc::new(EncodingKey::from_secret(&secret)),
             decoding: Arc::new(DecodingKey::from_secret(&secret)),
             cache: Arc::new(RecordCache::default()),
+            verified: Arc::new(VerifiedCache::default()),
             ttl: Duration::from_millis(settings.token_cache_ms),
         })
     }
 
-    /// Drops cached records older than the cache's lifetime.
+    /// Drops cached records older than the cache's lifetime, and verified tokens that expired.
     pub fn prune(&self) {
         self.cache.prune(self.ttl);
+        self.verified.prune();
     }
 
     /// The token's record, from the cache while it is fresh, else from the store.
@@ -159,24 +211,17 @@ impl Authenticator {
 
     /// Checks a token's signature, expiry and revocation; returns the caller it names.
     pub async fn verify(&self, token: &str) -> Result<Caller, ApiError> {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.required_spec_claims.clear();
-        validation.validate_exp = true;
-        validation.leeway = 0;
-        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
-            .map_err(|err| {
-                use jsonwebtoken::errors::ErrorKind as K;
-                let why = match err.kind() {
-                    K::ExpiredSignature => "the token has expired",
-                    K::InvalidSignature => "the token's signature is not valid",
-                    K::InvalidAlgorithm | K::MissingAlgorithm => {
-                        "the token's algorithm is not accepted"
-                    }
-                    _ => "the token is malformed",
-                };
-                ApiError::unauthorized(why)
-            })?
-            .claims;
+        let claims = match self.verified.get(token) {
+            Some(claims) if expired(&claims, unix_now()) => {
+                return Err(ApiError::unauthorized("the token has expired"));
+            }
+            Some(claims) => claims,
+            None => {
+                let claims = self.decode(token)?;
+                self.verified.put(token, claims);
+                claims
+            }
+        };
         let record = self
             .record(claims.jti)
             .await?
@@ -194,6 +239,28 @@ impl Authenticator {
             workspace_id: record.workspace_id,
             token_id: record.id,
         })
+    }
+
+    /// The claims of a token whose signature (HS256 with the server secret) and `exp` hold.
+    fn decode(&self, token: &str) -> Result<Claims, ApiError> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.required_spec_claims.clear();
+        validation.validate_exp = true;
+        validation.leeway = 0;
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|err| {
+                use jsonwebtoken::errors::ErrorKind as K;
+                let why = match err.kind() {
+                    K::ExpiredSignature => "the token has expired",
+                    K::InvalidSignature => "the token's signature is not valid",
+                    K::InvalidAlgorithm | K::MissingAlgorithm => {
+                        "the token's algorithm is not accepted"
+                    }
+                    _ => "the token is malformed",
+                };
+                ApiError::unauthorized(why)
+            })
     }
 }
 

@@ -54,12 +54,15 @@ pub async fn launch(
         .map_err(anyhow::Error::msg)?;
     transform_config.outbound = config.outbound.clone();
     let transform = folio_transform::Transform::new(store.clone(), silo.clone(), transform_config);
-    let app = folio_api::app::router(registry, ctx.clone())
-        .layer(axum::Extension(silo))
-        .layer(axum::Extension(transform.clone()))
-        .layer(axum::Extension(folio_sequence::Sequence::new(
-            store.clone(),
-        )));
+    // One layer for the three (each `Router::layer` costs every request a boxed call).
+    let app = folio_api::app::router(registry, ctx.clone()).layer(
+        tower::ServiceBuilder::new()
+            .layer(axum::Extension(folio_sequence::Sequence::new(
+                store.clone(),
+            )))
+            .layer(axum::Extension(transform.clone()))
+            .layer(axum::Extension(silo)),
+    );
     let workers = vec![
         transform.start(shutdown.clone()),
         tokio::spawn(prune_per_token_state(ctx.clone(), shutdown.clone())),

@@ -80,7 +80,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
         ));
     }
     let doc = Value::Object(doc);
-    let dig = match crate::digest::digest(&crate::json::Value::from(&doc)) {
+    let dig = match crate::digest::digest_serde(&doc) {
         Ok(d) => d,
         Err(e) => {
             faults.0.push(Fault::at("doc", "digest", e.to_string()));

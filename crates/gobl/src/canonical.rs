@@ -80,6 +80,52 @@ fn write_value(out: &mut String, value: &Value) -> Result<(), CanonicalError> {
     Ok(())
 }
 
+/// The canonical JSON of a `serde_json` value: the same bytes as [`canonical`] of its
+/// [`Value`] conversion, without building that copy of the tree (a document is digested on
+/// every build).
+pub fn canonical_serde(value: &serde_json::Value) -> Result<String, CanonicalError> {
+    let mut out = String::with_capacity(256);
+    write_serde(&mut out, value)?;
+    Ok(out)
+}
+
+fn write_serde(out: &mut String, value: &serde_json::Value) -> Result<(), CanonicalError> {
+    use serde_json::Value as J;
+    match value {
+        J::Null => out.push_str("null"),
+        J::Bool(true) => out.push_str("true"),
+        J::Bool(false) => out.push_str("false"),
+        J::Number(n) => write_number(out, &n.to_string())?,
+        J::String(s) => write_json_string(out, s),
+        J::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_serde(out, item)?;
+            }
+            out.push(']');
+        }
+        J::Object(members) => {
+            let mut sorted: Vec<(&String, &J)> =
+                members.iter().filter(|(_, v)| !v.is_null()).collect();
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k);
+                out.push(':');
+                write_serde(out, v)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
 fn is_json_number(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));
@@ -144,6 +190,15 @@ fn write_number(out: &mut String, literal: &str) -> Result<(), CanonicalError> {
 #[cfg(test)]
 mod tests {
     use super::canonical_number as n;
+
+    #[test]
+    fn serde_values_canonicalise_as_their_conversion() {
+        let text = r#"{"b":[1,-0,2.5,1e2,null,"x\u0001\"y"],"a":{"z":null,"é":true,"e":false},
+            "n":-1.5e-7,"u":18446744073709551615,"s":"\u00e9\n"}"#;
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let via = super::canonical(&crate::json::Value::from(&v)).unwrap();
+        assert_eq!(super::canonical_serde(&v).unwrap(), via);
+    }
 
     #[test]
     fn numbers() {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::canonical::{CanonicalError, canonical_bytes};
+use crate::canonical::{CanonicalError, canonical_bytes, canonical_serde};
 use crate::json::Value;
 
 /// The only digest algorithm GOBL uses.
@@ -39,4 +39,9 @@ impl Digest {
 /// SHA-256 of the canonical JSON of `doc`.
 pub fn digest(doc: &Value) -> Result<Digest, CanonicalError> {
     Ok(Digest::sha256(&canonical_bytes(doc)?))
+}
+
+/// [`digest`] of a `serde_json` value, the same as of its [`Value`] conversion.
+pub fn digest_serde(doc: &serde_json::Value) -> Result<Digest, CanonicalError> {
+    Ok(Digest::sha256(canonical_serde(doc)?.as_bytes()))
 }

@@ -56,6 +56,9 @@ pub async fn serve(
     limits: ConnLimits,
     shutdown: CancellationToken,
 ) {
+    // Turn every handler into its service once, as `axum::serve` does: a `Router` called as it
+    // is converts (and layers) the matched handler again on every request.
+    let app = app.with_state::<()>(());
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let mut connections = JoinSet::new();
     loop {

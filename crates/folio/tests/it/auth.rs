@@ -169,3 +169,24 @@ async fn revocation_reaches_a_running_server_within_the_token_cache_lifetime() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_token_that_expires_while_in_use_is_refused_from_then_on() {
+    let app = TestApp::sqlite().await;
+    let store = app.db.store.clone();
+    let auth = Authenticator::new(store.clone()).await.unwrap();
+    let workspace = store.workspace_by_name("default").await.unwrap().unwrap();
+    // `exp` has whole seconds: two from now is at least one second of validity.
+    let expires_at = Utc::now() + Duration::seconds(2);
+    let (_, token) = auth.issue(workspace.id, Some(expires_at)).await.unwrap();
+    let header = format!("Bearer {token}");
+    // Accepted (and so remembered as verified) while valid...
+    ping_with(&app, Some(&header)).await.expect(200);
+    ping_with(&app, Some(&header)).await.expect(200);
+    let wait = (expires_at - Utc::now()).to_std().unwrap_or_default();
+    tokio::time::sleep(wait + std::time::Duration::from_millis(1100)).await;
+    // ...and refused once past its expiry, however recently it was verified.
+    let body = ping_with(&app, Some(&header)).await.expect(401);
+    assert_eq!(body["key"], "unauthorized");
+    assert!(body.to_string().contains("expired"), "{body}");
+}

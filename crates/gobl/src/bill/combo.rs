@@ -100,28 +100,22 @@ impl Combo {
         })
     }
 
-    /// Write the resolved fields back into the combo's JSON object.
+    /// Write the resolved fields back into the combo's JSON object, its members in the
+    /// conventional order (cat, country, key, rate, percent, surcharge, ext) and then the
+    /// others.
     pub fn write(&self, o: &mut Obj) {
-        let mut put = |k: &str, v: Option<Value>| match v {
-            Some(v) => {
-                o.insert(k.to_string(), v);
-            }
-            None => {
-                o.remove(k);
-            }
-        };
-        put("country", self.country.clone().map(Value::String));
-        put("key", self.key.clone().map(Value::String));
-        put("rate", self.rate.clone().map(Value::String));
-        put(
-            "percent",
-            self.percent.map(|p| Value::String(p.to_string())),
-        );
-        put(
-            "surcharge",
-            self.surcharge.map(|p| Value::String(p.to_string())),
-        );
-        // Keep the conventional field order: cat, country, key, rate, percent, surcharge, ext.
+        // Edited as a list and made a map again once: building a second map key by key
+        // would hash and allocate every key again. The list is edited as the map would be
+        // (a removal moves the last member into the gap, as `Map::remove` does), so the
+        // other members keep the order they always had.
+        let mut members: Vec<(String, Value)> = std::mem::take(o).into_iter().collect();
+        let text = |v: &Option<String>| v.clone().map(Value::String);
+        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_string()));
+        set_member(&mut members, "country", text(&self.country));
+        set_member(&mut members, "key", text(&self.key));
+        set_member(&mut members, "rate", text(&self.rate));
+        set_member(&mut members, "percent", percent(self.percent));
+        set_member(&mut members, "surcharge", percent(self.surcharge));
         let order = [
             "cat",
             "country",
@@ -131,14 +125,14 @@ impl Combo {
             "surcharge",
             "ext",
         ];
-        let mut sorted = Obj::new();
+        let mut sorted = Vec::with_capacity(members.len());
         for k in order {
-            if let Some(v) = o.remove(k) {
-                sorted.insert(k.to_string(), v);
+            if let Some(i) = members.iter().position(|(x, _)| x == k) {
+                sorted.push(members.swap_remove(i));
             }
         }
-        sorted.append(o);
-        *o = sorted;
+        sorted.append(&mut members);
+        *o = sorted.into_iter().collect();
     }
 
     /// Resolve key, percent and surcharge from the regime (of the combo's own country when
@@ -174,16 +168,17 @@ impl Combo {
         if !cd.keys.is_empty() && self.key.is_none() {
             self.key = Some("standard".into());
         }
-        let key = self.key.clone().unwrap_or_default();
-        if cd.key(&key).is_some_and(|k| k.no_percent) {
+        // Borrowed, not cloned: only `percent` and `surcharge` change from here on.
+        let key = self.key.as_deref().unwrap_or_default();
+        if cd.key(key).is_some_and(|k| k.no_percent) {
             self.percent = None;
             self.surcharge = None;
             return Ok(());
         }
-        let Some(rate) = self.rate.clone() else {
+        let Some(rate) = self.rate.as_deref() else {
             return Ok(());
         };
-        let Some(rd) = cd.rate(&key, &rate) else {
+        let Some(rd) = cd.rate(key, rate) else {
             let msg = if key.is_empty() {
                 format!("'{rate}' rate not defined in category '{}'", self.cat)
             } else {
@@ -197,7 +192,7 @@ impl Combo {
         if rd.values.is_empty() {
             return Ok(());
         }
-        let ext = self.ext.clone();
+        let ext = &self.ext;
         let lookup = |k: &str| -> Option<&str> { ext.as_ref()?.get(k)?.as_str() };
         let Some(v) = rd.value_on(date, lookup) else {
             return Err(CalcError::new(
@@ -215,6 +210,94 @@ impl Combo {
     }
 }
 
+/// Set (`Some`) or remove (`None`) member `k` of a map's members, as `Map::insert` and
+/// `Map::remove` would: a new member goes last, a removed one's place goes to the last.
+fn set_member(members: &mut Vec<(String, Value)>, k: &str, v: Option<Value>) {
+    let at = members.iter().position(|(x, _)| x == k);
+    match (at, v) {
+        (Some(i), Some(v)) => members[i].1 = v,
+        (None, Some(v)) => members.push((k.to_string(), v)),
+        (Some(i), None) => {
+            members.swap_remove(i);
+        }
+        (None, None) => {}
+    }
+}
+
 fn fmt_date(d: u32) -> String {
     format!("{:04}-{:02}-{:02}", d / 10000, d / 100 % 100, d % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `write` as first written, on the map itself: the order `write` must keep.
+    fn write_on_map(c: &Combo, o: &mut Obj) {
+        let mut put = |k: &str, v: Option<Value>| match v {
+            Some(v) => {
+                o.insert(k.to_string(), v);
+            }
+            None => {
+                o.remove(k);
+            }
+        };
+        put("country", c.country.clone().map(Value::String));
+        put("key", c.key.clone().map(Value::String));
+        put("rate", c.rate.clone().map(Value::String));
+        put("percent", c.percent.map(|p| Value::String(p.to_string())));
+        put(
+            "surcharge",
+            c.surcharge.map(|p| Value::String(p.to_string())),
+        );
+        let mut sorted = Obj::new();
+        for k in [
+            "cat",
+            "country",
+            "key",
+            "rate",
+            "percent",
+            "surcharge",
+            "ext",
+        ] {
+            if let Some(v) = o.remove(k) {
+                sorted.insert(k.to_string(), v);
+            }
+        }
+        sorted.append(o);
+        *o = sorted;
+    }
+
+    #[test]
+    fn write_orders_members_as_the_map_edits_did() {
+        let inputs = [
+            json!({"cat": "VAT", "rate": "general"}),
+            json!({"x": 1, "cat": "VAT", "y": 2, "country": "FR", "z": 3, "rate": "general", "w": 4}),
+            json!({"a": 1, "percent": "21%", "b": 2, "cat": "VAT", "c": 3, "key": "zero", "d": 4}),
+            json!({"ext": {"k": "v"}, "surcharge": "1%", "m": 0, "cat": "IRPF", "n": [1]}),
+        ];
+        let combos = [
+            (None, Some("standard"), Some("general"), Some("21%"), None),
+            (Some("FR"), None, None, None, Some("5.2%")),
+            (None, None, None, None, None),
+        ];
+        for input in &inputs {
+            for (country, key, rate, percent, surcharge) in combos {
+                let o = input.as_object().unwrap();
+                let mut c = Combo::read(o, "doc").unwrap();
+                c.country = country.map(str::to_string);
+                c.key = key.map(str::to_string);
+                c.rate = rate.map(str::to_string);
+                c.percent = percent.map(|p| Percentage::parse(p).unwrap());
+                c.surcharge = surcharge.map(|p| Percentage::parse(p).unwrap());
+                let (mut got, mut want) = (o.clone(), o.clone());
+                c.write(&mut got);
+                write_on_map(&c, &mut want);
+                let keys = |m: &Obj| m.keys().cloned().collect::<Vec<_>>();
+                assert_eq!(keys(&got), keys(&want), "{input}");
+                assert_eq!(got, want);
+            }
+        }
+    }
 }

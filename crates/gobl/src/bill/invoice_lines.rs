@@ -7,13 +7,15 @@ use super::CalcError;
 use super::invoice::{Ctx, Rounding, path_idx};
 use super::val::{Obj, amount, insert_after, num_err, percent, set_amount, string};
 use crate::currency;
-use crate::num::Amount;
+use crate::num::{Amount, NumError};
 
 /// Extra decimals kept on line prices under the `precise` rounding rule.
 const LINE_PRECISION_EXTRA: u32 = 2;
 
 /// The computed values of one line, written back after the final rounding.
 pub(super) struct LineCalc {
+    /// Decimals of the item's price, which the line's amounts are rounded to.
+    price_exp: u32,
     pub(super) sum: Amount,
     pub(super) total: Amount,
     pub(super) discounts: Vec<Amount>,
@@ -150,9 +152,8 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: &str) -> Result<Option<LineCalc>
             charges.push(a);
         }
     }
-    // Keep the item's price precision for the final rounding.
-    let _ = price_exp;
     Ok(Some(LineCalc {
+        price_exp,
         sum,
         total,
         discounts,
@@ -291,16 +292,9 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
         let (Some(lo), Some(lc)) = (l.as_object_mut(), lc) else {
             continue;
         };
-        let p = path_idx("doc.lines", i);
-        let e = num_err(&p);
-        let pe = lo
-            .get("item")
-            .and_then(Value::as_object)
-            .map(|it| amount(it, "price", &p))
-            .transpose()?
-            .flatten()
-            .map(|a| a.exp())
-            .unwrap_or(0);
+        // The path is only needed for an error.
+        let e = |err: NumError| CalcError::new(path_idx("doc.lines", i), err.to_string());
+        let pe = lc.price_exp;
         let sum = lc.sum.rescale_down(pe).map_err(&e)?;
         let total = lc.total.rescale_down(pe).map_err(&e)?;
         for (arr, vals) in [("discounts", &lc.discounts), ("charges", &lc.charges)] {

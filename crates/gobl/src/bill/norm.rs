@@ -97,7 +97,7 @@ fn set_regime_from_supplier(doc: &mut Obj) {
 /// Turn numeric amount fields into their string form (`20` → `"20"`).
 fn stringify_amount(o: &mut Obj, k: &str) {
     if let Some(v @ Value::Number(_)) = o.get(k) {
-        let t = num_text(v).unwrap_or_default();
+        let t = num_text(v).unwrap_or_default().into_owned();
         o.insert(k.into(), Value::String(t));
     }
 }

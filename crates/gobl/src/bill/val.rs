@@ -1,5 +1,7 @@
 //! Small helpers to read and write amounts and percentages in JSON objects.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::CalcError;
@@ -8,11 +10,11 @@ use crate::num::{Amount, NumError, Percentage};
 /// A JSON object.
 pub(crate) type Obj = Map<String, Value>;
 
-/// The text of a JSON string or number.
-pub(crate) fn num_text(v: &Value) -> Option<String> {
+/// The text of a JSON string or number (borrowed from a string: amounts are read often).
+pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
     match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
         _ => None,
     }
 }
@@ -53,12 +55,22 @@ pub(crate) fn string<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
 
 /// Write an amount as its string form.
 pub(crate) fn set_amount(o: &mut Obj, k: &str, a: Amount) {
-    o.insert(k.to_string(), Value::String(a.to_string()));
+    set_text(o, k, a.to_string());
 }
 
 /// Write a percentage as its string form.
 pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
-    o.insert(k.to_string(), Value::String(p.to_string()));
+    set_text(o, k, p.to_string());
+}
+
+/// Set `o[k]` to a string, in place when the member exists (no new key to allocate).
+fn set_text(o: &mut Obj, k: &str, text: String) {
+    match o.get_mut(k) {
+        Some(v) => *v = Value::String(text),
+        None => {
+            o.insert(k.to_string(), Value::String(text));
+        }
+    }
 }
 
 /// Map a numeric error at `path` to a calculation error.

@@ -240,6 +240,41 @@ impl Amount {
 
 impl fmt::Display for Amount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Written right to left into a stack buffer (amounts are printed for every line and
+        // total): the digits, the point after `exp` of them, at least one digit before it.
+        let exp = self.exp as usize;
+        let mut buf = [0u8; 64];
+        if exp + 3 > buf.len() {
+            return self.fmt_long(f);
+        }
+        let mut pos = buf.len();
+        let mut v = self.value.unsigned_abs();
+        let mut written = 0;
+        loop {
+            if written == exp && exp > 0 {
+                pos -= 1;
+                buf[pos] = b'.';
+            }
+            pos -= 1;
+            buf[pos] = b'0' + (v % 10) as u8;
+            v /= 10;
+            written += 1;
+            if v == 0 && written > exp {
+                break;
+            }
+        }
+        if self.value < 0 {
+            pos -= 1;
+            buf[pos] = b'-';
+        }
+        // Only ASCII digits, '.' and '-' were written.
+        f.write_str(std::str::from_utf8(&buf[pos..]).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl Amount {
+    /// [`Display`](fmt::Display) for amounts with more decimals than the fast path holds.
+    fn fmt_long(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.exp == 0 {
             return write!(f, "{}", self.value);
         }
@@ -291,6 +326,37 @@ mod tests {
         assert_eq!(a("1.").exp(), 0);
         for bad in ["", "-", "abc", "1.2.3", "1,5", "+1", " 1", "1e3", ".5"] {
             assert!(Amount::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn print_matches_the_long_form() {
+        for (v, e) in [
+            (0, 0),
+            (0, 3),
+            (5, 2),
+            (-5, 1),
+            (9000, 2),
+            (-12345, 0),
+            (i64::MAX, 0),
+            (i64::MIN, 0),
+            (i64::MIN, 19),
+            (i64::MAX, 25),
+            (7, 61),
+            (-7, 62),
+            (1, 90),
+        ] {
+            let a = Amount::new(v, e);
+            assert_eq!(a.to_string(), Long(a).to_string(), "{v} {e}");
+        }
+    }
+
+    /// The long form, for comparison.
+    struct Long(Amount);
+
+    impl fmt::Display for Long {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.fmt_long(f)
         }
     }
 
