@@ -1,6 +1,8 @@
 //! Validation of calculated documents: faults with a code, a message and a path in the
 //! document (`doc.supplier.tax_id.code`).
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 use crate::fault::{Fault, Faults};
@@ -11,7 +13,7 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator { faults: Vec::new() };
     let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
     let short = schema.trim_start_matches("https://gobl.org/draft-0/");
-    v.tax_ids_in("doc", doc);
+    v.tax_ids_in(&mut String::from("doc"), doc);
     match short {
         "bill/invoice" => {
             v.invoice(doc);
@@ -71,13 +73,17 @@ impl Validator {
         }
     }
 
-    /// Every `tax_id` under `v`: known country, valid code for folio's regimes.
-    fn tax_ids(&mut self, path: &str, v: &Value) {
+    /// Every `tax_id` under `v`: known country, valid code for folio's regimes. `path` is one
+    /// buffer, extended and cut back, rather than a new string per member.
+    fn tax_ids(&mut self, path: &mut String, v: &Value) {
         match v {
             Value::Object(o) => self.tax_ids_in(path, o),
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    self.tax_ids(&format!("{path}[{i}]"), x);
+                    let len = path.len();
+                    let _ = write!(path, "[{i}]");
+                    self.tax_ids(path, x);
+                    path.truncate(len);
                 }
             }
             _ => {}
@@ -85,15 +91,22 @@ impl Validator {
     }
 
     /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
-    fn tax_ids_in(&mut self, path: &str, o: &Map<String, Value>) {
+    fn tax_ids_in(&mut self, path: &mut String, o: &Map<String, Value>) {
         for (k, x) in o {
-            let p = format!("{path}.{k}");
+            // a tax id is an object, and only objects and arrays hold one
+            if !(x.is_object() || x.is_array()) {
+                continue;
+            }
+            let len = path.len();
+            path.push('.');
+            path.push_str(k);
             if k == "tax_id"
                 && let Some(t) = x.as_object()
             {
-                self.tax_id(&p, t);
+                self.tax_id(path, t);
             }
-            self.tax_ids(&p, x);
+            self.tax_ids(path, x);
+            path.truncate(len);
         }
     }
 
