@@ -27,7 +27,7 @@ pub enum CanonicalError {
 /// The canonical JSON text of `value`.
 pub fn canonical(value: &Value) -> Result<String, CanonicalError> {
     let mut out = String::with_capacity(256);
-    write_value(&mut out, value)?;
+    write_tree(&mut out, value)?;
     Ok(out)
 }
 
@@ -43,41 +43,59 @@ pub fn canonical_number(literal: &str) -> Result<String, CanonicalError> {
     Ok(out)
 }
 
-fn write_value(out: &mut String, value: &Value) -> Result<(), CanonicalError> {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(n) => write_number(out, n)?,
-        Value::String(s) => write_json_string(out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, item)?;
-            }
-            out.push(']');
-        }
-        Value::Object(members) => {
-            let mut sorted: Vec<&(String, Value)> =
-                members.iter().filter(|(_, v)| !v.is_null()).collect();
-            // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
-            sorted.sort_by(|a, b| a.0.cmp(&b.0));
-            out.push('{');
-            for (i, (k, v)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json_string(out, k);
-                out.push(':');
-                write_value(out, v)?;
-            }
-            out.push('}');
+/// One node of a JSON tree, as the canonical writer reads it: gobl's own [`Value`] and
+/// `serde_json`'s both read this way, so both are written by the one [`write_tree`].
+enum Node<'a, T> {
+    Null,
+    Bool(bool),
+    Number(std::borrow::Cow<'a, str>),
+    String(&'a str),
+    Array(&'a [T]),
+    /// The members whose value is not `null`, in any order.
+    Object(Vec<(&'a str, &'a T)>),
+}
+
+trait Tree: Sized {
+    fn node(&self) -> Node<'_, Self>;
+}
+
+impl Tree for Value {
+    fn node(&self) -> Node<'_, Self> {
+        match self {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Number(n.into()),
+            Value::String(s) => Node::String(s),
+            Value::Array(items) => Node::Array(items),
+            Value::Object(members) => Node::Object(
+                members
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.as_str(), v))
+                    .collect(),
+            ),
         }
     }
-    Ok(())
+}
+
+impl Tree for serde_json::Value {
+    fn node(&self) -> Node<'_, Self> {
+        use serde_json::Value as J;
+        match self {
+            J::Null => Node::Null,
+            J::Bool(b) => Node::Bool(*b),
+            J::Number(n) => Node::Number(n.to_string().into()),
+            J::String(s) => Node::String(s),
+            J::Array(items) => Node::Array(items),
+            J::Object(members) => Node::Object(
+                members
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.as_str(), v))
+                    .collect(),
+            ),
+        }
+    }
 }
 
 /// The canonical JSON of a `serde_json` value: the same bytes as [`canonical`] of its
@@ -85,40 +103,38 @@ fn write_value(out: &mut String, value: &Value) -> Result<(), CanonicalError> {
 /// every build).
 pub fn canonical_serde(value: &serde_json::Value) -> Result<String, CanonicalError> {
     let mut out = String::with_capacity(256);
-    write_serde(&mut out, value)?;
+    write_tree(&mut out, value)?;
     Ok(out)
 }
 
-fn write_serde(out: &mut String, value: &serde_json::Value) -> Result<(), CanonicalError> {
-    use serde_json::Value as J;
-    match value {
-        J::Null => out.push_str("null"),
-        J::Bool(true) => out.push_str("true"),
-        J::Bool(false) => out.push_str("false"),
-        J::Number(n) => write_number(out, &n.to_string())?,
-        J::String(s) => write_json_string(out, s),
-        J::Array(items) => {
+fn write_tree<T: Tree>(out: &mut String, value: &T) -> Result<(), CanonicalError> {
+    match value.node() {
+        Node::Null => out.push_str("null"),
+        Node::Bool(true) => out.push_str("true"),
+        Node::Bool(false) => out.push_str("false"),
+        Node::Number(n) => write_number(out, &n)?,
+        Node::String(s) => write_json_string(out, s),
+        Node::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_serde(out, item)?;
+                write_tree(out, item)?;
             }
             out.push(']');
         }
-        J::Object(members) => {
-            let mut sorted: Vec<(&String, &J)> =
-                members.iter().filter(|(_, v)| !v.is_null()).collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
+        Node::Object(mut members) => {
+            // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
+            members.sort_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, (k, v)) in sorted.into_iter().enumerate() {
+            for (i, (k, v)) in members.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 write_json_string(out, k);
                 out.push(':');
-                write_serde(out, v)?;
+                write_tree(out, v)?;
             }
             out.push('}');
         }

@@ -116,17 +116,8 @@ impl Combo {
         set_member(&mut members, "rate", text(&self.rate));
         set_member(&mut members, "percent", percent(self.percent));
         set_member(&mut members, "surcharge", percent(self.surcharge));
-        let order = [
-            "cat",
-            "country",
-            "key",
-            "rate",
-            "percent",
-            "surcharge",
-            "ext",
-        ];
         let mut sorted = Vec::with_capacity(members.len());
-        for k in order {
+        for k in MEMBER_ORDER {
             if let Some(i) = members.iter().position(|(x, _)| x == k) {
                 sorted.push(members.swap_remove(i));
             }
@@ -224,6 +215,17 @@ fn set_member(members: &mut Vec<(String, Value)>, k: &str, v: Option<Value>) {
     }
 }
 
+/// The order of a written combo's members.
+const MEMBER_ORDER: [&str; 7] = [
+    "cat",
+    "country",
+    "key",
+    "rate",
+    "percent",
+    "surcharge",
+    "ext",
+];
+
 fn fmt_date(d: u32) -> String {
     format!("{:04}-{:02}-{:02}", d / 10000, d / 100 % 100, d % 100)
 }
@@ -252,15 +254,7 @@ mod tests {
             c.surcharge.map(|p| Value::String(p.to_string())),
         );
         let mut sorted = Obj::new();
-        for k in [
-            "cat",
-            "country",
-            "key",
-            "rate",
-            "percent",
-            "surcharge",
-            "ext",
-        ] {
+        for k in MEMBER_ORDER {
             if let Some(v) = o.remove(k) {
                 sorted.insert(k.to_string(), v);
             }
