@@ -175,7 +175,13 @@ fn normalize_combos(o: &mut Obj) {
 fn normalize_billable(doc: &mut Obj) {
     set_regime_from_supplier(doc);
     drop_empty_line_discounts(doc);
-    // Legacy `tax.tags` become `$tags`.
+    legacy_tax(doc);
+    normalize_items(doc);
+    legacy_advances(doc);
+}
+
+/// Legacy `tax.tags` become `$tags`, and legacy rounding names today's.
+fn legacy_tax(doc: &mut Obj) {
     if let Some(tax) = doc.get_mut("tax").and_then(Value::as_object_mut) {
         let tags = tax.remove("tags");
         match tax.get("rounding").and_then(Value::as_str) {
@@ -209,6 +215,10 @@ fn normalize_billable(doc: &mut Obj) {
             }
         }
     }
+}
+
+/// Lines, discounts and charges: empty ones dropped, amounts as text, tax combos normalised.
+fn normalize_items(doc: &mut Obj) {
     for k in ["lines", "discounts", "charges"] {
         clean_list(doc, k);
     }
@@ -237,6 +247,10 @@ fn normalize_billable(doc: &mut Obj) {
             }
         }
     }
+}
+
+/// A payment advance's legacy `desc` becomes its `description`.
+fn legacy_advances(doc: &mut Obj) {
     if let Some(pay) = doc.get_mut("payment").and_then(Value::as_object_mut) {
         for a in pay
             .get_mut("advances")
@@ -557,6 +571,20 @@ fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), Calc
 }
 
 fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
+    legacy_method(doc);
+    let ctx = payment_context(doc)?;
+    let total = match payment_lines(doc, &ctx)? {
+        Some(t) => {
+            set_amount(doc, "total", t);
+            t
+        }
+        None => amount(doc, "total", "doc")?.unwrap_or(Amount::ZERO),
+    };
+    method_amounts(doc, total)
+}
+
+/// A legacy single `method` becomes the one entry of `methods` (when there are none).
+fn legacy_method(doc: &mut Obj) {
     if let Some(m) = doc.remove("method")
         && doc
             .get("methods")
@@ -587,6 +615,11 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
         }
         doc.insert("methods".into(), Value::Array(vec![Value::Object(rec)]));
     }
+}
+
+/// The payment's type and currency (defaults from its regime), and what its lines are
+/// calculated with.
+fn payment_context(doc: &mut Obj) -> Result<PayCtx, CalcError> {
     if string(doc, "type").is_none() {
         insert_after(doc, "uuid", "type", Value::String("receipt".into()));
     }
@@ -608,12 +641,16 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
         }
     }
     let cur = string(doc, "currency").unwrap_or_default().to_string();
-    let ctx = PayCtx {
+    Ok(PayCtx {
         sub: crate::currency::subunits(&cur).unwrap_or(2),
         precise: regime.map(|r| r.rounding_rule()).unwrap_or("precise") != "currency",
         rates: exchange_rates(doc)?,
         cur,
-    };
+    })
+}
+
+/// Numbers the lines and calculates each; their sum (refunds negative), if there are any.
+fn payment_lines(doc: &mut Obj, ctx: &PayCtx) -> Result<Option<Amount>, CalcError> {
     let mut total: Option<Amount> = None;
     for (i, l) in doc
         .get_mut("lines")
@@ -630,7 +667,7 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
         }
         stringify_amount(o, "amount");
         let p = format!("doc.lines[{i}]");
-        calculate_payment_line(o, &ctx, &p)?;
+        calculate_payment_line(o, ctx, &p)?;
         let mut a = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
         if o.get("refund").and_then(Value::as_bool) == Some(true) {
             a = a.negate().map_err(|e| CalcError::new(&p, e.to_string()))?;
@@ -640,13 +677,12 @@ fn calculate_payment(doc: &mut Obj) -> Result<(), CalcError> {
             Some(t) => t.add(a).map_err(|e| CalcError::new(&p, e.to_string()))?,
         });
     }
-    let total = match total {
-        Some(t) => {
-            set_amount(doc, "total", t);
-            t
-        }
-        None => amount(doc, "total", "doc")?.unwrap_or(Amount::ZERO),
-    };
+    Ok(total)
+}
+
+/// Each method's amount: its percent of the total, or the whole total for a single method
+/// without an amount or currency of its own.
+fn method_amounts(doc: &mut Obj, total: Amount) -> Result<(), CalcError> {
     if let Some(ms) = doc.get_mut("methods").and_then(Value::as_array_mut) {
         let single = ms.len() == 1;
         for (i, m) in ms.iter_mut().enumerate() {
