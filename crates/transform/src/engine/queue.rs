@@ -95,21 +95,15 @@ pub async fn save(
     store: &Store,
     job: &Claimed,
     intent: &Intent,
-    faults: &[folio_api::Fault],
     then: &Then,
     lease_ms: u64,
 ) -> TransformResult<bool> {
-    let to = position(job, faults, then, lease_ms);
+    let to = position(job, then, lease_ms);
     db::queue::advance(store, job.scope(), job.lease(), &to, intent, job.intent_seq).await
 }
 
 /// The job's place after `then`.
-fn position<'a>(
-    job: &'a Claimed,
-    faults: &'a [folio_api::Fault],
-    then: &'a Then,
-    lease_ms: u64,
-) -> Position<'a> {
+fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a> {
     let now = folio_store::now();
     // the same step: the intent stays; another step or the end: the next intent's number
     let mut to = Position {
@@ -124,7 +118,7 @@ fn position<'a>(
         status: status::RUN,
         completed_at: None,
         updated_at: now,
-        faults,
+        faults: &job.faults,
     };
     match then {
         Then::Again {

@@ -302,15 +302,7 @@ impl JobRun<'_> {
             attempt,
             state,
         };
-        queue::save(
-            self.t.store(),
-            job,
-            intent,
-            &job.faults,
-            &then,
-            self.lease_ms,
-        )
-        .await?;
+        self.save(job, intent, &then).await?;
         Ok(())
     }
 
@@ -391,6 +383,11 @@ impl JobRun<'_> {
         }
     }
 
+    /// Saves the job's place after `then`, under its lease; false when the lease was lost.
+    async fn save(&self, job: &Claimed, intent: &Intent, then: &Then) -> TransformResult<bool> {
+        queue::save(self.t.store(), job, intent, then, self.lease_ms).await
+    }
+
     /// Saves the intent with the job's next position, then moves the job to its next step;
     /// `Break` when the job is done or released, or the lease was lost.
     async fn save_and_move_on(
@@ -399,16 +396,7 @@ impl JobRun<'_> {
         intent: &Intent,
         then: Then,
     ) -> TransformResult<ControlFlow<Stop>> {
-        if !queue::save(
-            self.t.store(),
-            job,
-            intent,
-            &job.faults,
-            &then,
-            self.lease_ms,
-        )
-        .await?
-        {
+        if !self.save(job, intent, &then).await? {
             tracing::warn!(job = %job.id, "lease lost; another worker has the job");
             return Ok(ControlFlow::Break(Stop::Free));
         }
@@ -520,16 +508,7 @@ async fn finish_ko(
         paths: Vec::new(),
     });
     let then = Then::Done { status: status::KO };
-    if queue::save(
-        t.store(),
-        job,
-        &intent,
-        &job.faults,
-        &then,
-        t.config().lease_ms,
-    )
-    .await?
-    {
+    if queue::save(t.store(), job, &intent, &then, t.config().lease_ms).await? {
         t.announce_done(job.id);
     }
     Ok(Stop::Free)
