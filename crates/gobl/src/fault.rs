@@ -63,6 +63,41 @@ impl fmt::Display for Fault {
 
 impl std::error::Error for Fault {}
 
+/// A path in the [fault syntax](self), spelled out only when a fault or error needs it:
+/// building one costs nothing, where a `String` per line and per field would be allocated
+/// on every build.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Path<'a> {
+    /// A path given whole, e.g. `doc.totals`.
+    Root(&'a str),
+    /// `parent.key`.
+    Member(&'a Path<'a>, &'a str),
+    /// `parent[i]`.
+    Item(&'a Path<'a>, usize),
+}
+
+impl<'a> Path<'a> {
+    /// `self.key`.
+    pub(crate) fn member(&'a self, key: &'a str) -> Path<'a> {
+        Path::Member(self, key)
+    }
+
+    /// `self[i]`.
+    pub(crate) fn item(&'a self, i: usize) -> Path<'a> {
+        Path::Item(self, i)
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root(s) => f.write_str(s),
+            Path::Member(p, k) => write!(f, "{p}.{k}"),
+            Path::Item(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
 /// A list of faults, as a build or a validation returns them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Faults(pub Vec<Fault>);
@@ -130,6 +165,17 @@ impl fmt::Display for FieldError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_spell_out_as_written() {
+        let lines = Path::Root("doc.lines");
+        let line = lines.item(3);
+        let taxes = line.member("taxes");
+        assert_eq!(
+            taxes.item(0).member("rate").to_string(),
+            "doc.lines[3].taxes[0].rate"
+        );
+    }
 
     #[test]
     fn field_errors_go_under_a_prefix() {

@@ -1,19 +1,20 @@
 //! Validation of calculated documents: faults with a code, a message and a path in the
 //! document (`doc.supplier.tax_id.code`).
 
-use std::fmt::Write as _;
+use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
-use crate::fault::{Fault, Faults};
+use crate::bill::val::{field, get};
+use crate::fault::{Fault, Faults, Path};
 
 /// Validate a calculated document: the core rules of its schema and the tax-id checks of
 /// folio's regimes. An empty list means the document is valid.
 pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator { faults: Vec::new() };
-    let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
+    let schema = get(doc, "$schema").and_then(Value::as_str).unwrap_or("");
     let short = schema.trim_start_matches("https://gobl.org/draft-0/");
-    v.tax_ids_in(&mut String::from("doc"), doc);
+    v.tax_ids_in(&Path::Root("doc"), doc);
     match short {
         "bill/invoice" => {
             v.invoice(doc);
@@ -39,7 +40,7 @@ struct Validator {
 }
 
 fn present(o: &Map<String, Value>, k: &str) -> bool {
-    match o.get(k) {
+    match get(o, k) {
         None | Some(Value::Null) => false,
         Some(Value::String(s)) => !s.is_empty(),
         Some(Value::Array(a)) => !a.is_empty(),
@@ -49,41 +50,48 @@ fn present(o: &Map<String, Value>, k: &str) -> bool {
 }
 
 impl Validator {
-    fn push(&mut self, path: String, code: &str, message: &str) {
-        self.faults.push(Fault::at(path, code, message));
+    fn push(&mut self, path: impl Display, code: &str, message: &str) {
+        self.faults.push(Fault::at(path.to_string(), code, message));
     }
 
-    fn required(&mut self, o: &Map<String, Value>, base: &str, k: &str, code: &str, msg: &str) {
+    fn required(
+        &mut self,
+        o: &Map<String, Value>,
+        base: impl Display,
+        k: &str,
+        code: &str,
+        msg: &str,
+    ) {
         if !present(o, k) {
             self.push(format!("{base}.{k}"), code, msg);
         }
     }
 
     fn party(&mut self, doc: &Map<String, Value>, key: &str, needed: bool) {
-        match doc.get(key).and_then(Value::as_object) {
+        match get(doc, key).and_then(Value::as_object) {
             Some(p) => self.required(
                 p,
-                &format!("doc.{key}"),
+                format_args!("doc.{key}"),
                 "name",
                 "bill-party-01",
                 "name is required",
             ),
-            None if needed => self.push(format!("doc.{key}"), "bill-party-00", "party is required"),
+            None if needed => self.push(
+                format_args!("doc.{key}"),
+                "bill-party-00",
+                "party is required",
+            ),
             None => {}
         }
     }
 
-    /// Every `tax_id` under `v`: known country, valid code for folio's regimes. `path` is one
-    /// buffer, extended and cut back, rather than a new string per member.
-    fn tax_ids(&mut self, path: &mut String, v: &Value) {
+    /// Every `tax_id` under `v`: known country, valid code for folio's regimes.
+    fn tax_ids(&mut self, path: &Path, v: &Value) {
         match v {
             Value::Object(o) => self.tax_ids_in(path, o),
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    let len = path.len();
-                    let _ = write!(path, "[{i}]");
-                    self.tax_ids(path, x);
-                    path.truncate(len);
+                    self.tax_ids(&path.item(i), x);
                 }
             }
             _ => {}
@@ -91,40 +99,37 @@ impl Validator {
     }
 
     /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
-    fn tax_ids_in(&mut self, path: &mut String, o: &Map<String, Value>) {
+    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>) {
         for (k, x) in o {
             // a tax id is an object, and only objects and arrays hold one
             if !(x.is_object() || x.is_array()) {
                 continue;
             }
-            let len = path.len();
-            path.push('.');
-            path.push_str(k);
+            let p = path.member(k);
             if k == "tax_id"
                 && let Some(t) = x.as_object()
             {
-                self.tax_id(path, t);
+                self.tax_id(&p, t);
             }
-            self.tax_ids(path, x);
-            path.truncate(len);
+            self.tax_ids(&p, x);
         }
     }
 
     /// One `tax_id` at `p`.
-    fn tax_id(&mut self, p: &str, t: &Map<String, Value>) {
-        let country = t.get("country").and_then(Value::as_str).unwrap_or("");
-        let code = t.get("code").and_then(Value::as_str).unwrap_or("");
+    fn tax_id(&mut self, p: &Path, t: &Map<String, Value>) {
+        let country = get(t, "country").and_then(Value::as_str).unwrap_or("");
+        let code = get(t, "code").and_then(Value::as_str).unwrap_or("");
         if country.is_empty() {
-            self.push(format!("{p}.country"), "tax-id-01", "country is required");
+            self.push(p.member("country"), "tax-id-01", "country is required");
         } else if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_uppercase()) {
             self.push(
-                format!("{p}.country"),
+                p.member("country"),
                 "tax-id-02",
                 "country must be an ISO code",
             );
         }
         if let Err(e) = crate::regimes::taxid::check(country, code) {
-            self.push(format!("{p}.code"), "tax-id-code", &e);
+            self.push(p.member("code"), "tax-id-code", &e);
         }
     }
 
@@ -136,28 +141,29 @@ impl Validator {
         self.invoice_currency(doc);
         self.invoice_parties(doc);
         self.invoice_value_date(doc);
-        let bypass = doc
-            .get("$tags")
+        let bypass = get(doc, "$tags")
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|t| t == "bypass"));
-        for (i, l) in doc
-            .get("lines")
+        let lines = Path::Root("doc.lines");
+        for (i, l) in get(doc, "lines")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
-            self.invoice_line(doc, &format!("doc.lines[{i}]"), l, bypass);
+            self.invoice_line(doc, &lines.item(i), l, bypass);
         }
-        for k in ["discounts", "charges"] {
-            for (i, d) in doc
-                .get(k)
+        for (k, list) in [
+            (Path::Root("doc.discounts"), "discounts"),
+            (Path::Root("doc.charges"), "charges"),
+        ] {
+            for (i, d) in get(doc, list)
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .enumerate()
             {
-                self.invoice_adjustment(doc, &format!("doc.{k}[{i}]"), d);
+                self.invoice_adjustment(doc, &k.item(i), d);
             }
         }
         self.invoice_lines_and_totals(doc, bypass);
@@ -173,17 +179,11 @@ impl Validator {
             "debit-note",
             "other",
         ];
-        match doc.get("type").and_then(Value::as_str) {
-            None | Some("") => self.push(
-                "doc.type".into(),
-                "bill-invoice-01",
-                "invoice type is required",
-            ),
-            Some(t) if !TYPES.contains(&t) => self.push(
-                "doc.type".into(),
-                "bill-invoice-02",
-                "invoice type is not valid",
-            ),
+        match get(doc, "type").and_then(Value::as_str) {
+            None | Some("") => self.push("doc.type", "bill-invoice-01", "invoice type is required"),
+            Some(t) if !TYPES.contains(&t) => {
+                self.push("doc.type", "bill-invoice-02", "invoice type is not valid")
+            }
             _ => {}
         }
     }
@@ -197,11 +197,11 @@ impl Validator {
             "bill-invoice-03",
             "invoice issue date is required",
         );
-        if let Some(d) = doc.get("issue_date").and_then(Value::as_str)
+        if let Some(d) = get(doc, "issue_date").and_then(Value::as_str)
             && crate::tax::defs::date_num(d).is_none()
         {
             self.push(
-                "doc.issue_date".into(),
+                "doc.issue_date",
                 "bill-invoice-03",
                 "invoice issue date is not a valid date",
             );
@@ -210,14 +210,14 @@ impl Validator {
 
     /// `currency`: present and a known currency.
     fn invoice_currency(&mut self, doc: &Map<String, Value>) {
-        match doc.get("currency").and_then(Value::as_str) {
+        match get(doc, "currency").and_then(Value::as_str) {
             None | Some("") => self.push(
-                "doc.currency".into(),
+                "doc.currency",
                 "bill-invoice-04",
                 "invoice currency is required",
             ),
             Some(c) if !crate::currency::is_known(c) => self.push(
-                "doc.currency".into(),
+                "doc.currency",
                 "bill-invoice-04",
                 "invoice currency is not valid",
             ),
@@ -227,9 +227,9 @@ impl Validator {
 
     /// A supplier with a name; a customer with a tax-id code needs a name too.
     fn invoice_parties(&mut self, doc: &Map<String, Value>) {
-        match doc.get("supplier").and_then(Value::as_object) {
+        match get(doc, "supplier").and_then(Value::as_object) {
             None => self.push(
-                "doc.supplier".into(),
+                "doc.supplier",
                 "bill-invoice-05",
                 "invoice supplier is required",
             ),
@@ -241,10 +241,9 @@ impl Validator {
                 "invoice supplier name is required",
             ),
         }
-        if let Some(c) = doc.get("customer").and_then(Value::as_object) {
-            let has_code = c
-                .get("tax_id")
-                .and_then(|t| t.get("code"))
+        if let Some(c) = get(doc, "customer").and_then(Value::as_object) {
+            let has_code = get(c, "tax_id")
+                .and_then(|t| field(t, "code"))
                 .and_then(Value::as_str)
                 .is_some_and(|s| !s.is_empty());
             if has_code {
@@ -261,14 +260,13 @@ impl Validator {
 
     /// `value_date` and `tax.point` exclude each other.
     fn invoice_value_date(&mut self, doc: &Map<String, Value>) {
-        let has_tax_point = doc
-            .get("tax")
-            .and_then(|t| t.get("point"))
+        let has_tax_point = get(doc, "tax")
+            .and_then(|t| field(t, "point"))
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty());
         if has_tax_point && present(doc, "value_date") {
             self.push(
-                "doc.value_date".into(),
+                "doc.value_date",
                 "bill-invoice-11",
                 "value date cannot be set when tax point is set",
             );
@@ -277,14 +275,14 @@ impl Validator {
 
     /// One line at `base`: an object with a quantity, an item, its amounts (unless the
     /// invoice is `bypass`) and valid tax combos.
-    fn invoice_line(&mut self, doc: &Map<String, Value>, base: &str, l: &Value, bypass: bool) {
+    fn invoice_line(&mut self, doc: &Map<String, Value>, base: &Path, l: &Value, bypass: bool) {
         let Some(lo) = l.as_object() else {
-            self.push(base.into(), "bill-line-00", "line must be an object");
+            self.push(base, "bill-line-00", "line must be an object");
             return;
         };
         self.required(lo, base, "quantity", "bill-line-02", "quantity is required");
-        match lo.get("item").and_then(Value::as_object) {
-            None => self.push(format!("{base}.item"), "bill-line-03", "item is required"),
+        match get(lo, "item").and_then(Value::as_object) {
+            None => self.push(base.member("item"), "bill-line-03", "item is required"),
             Some(it) => self.line_item(lo, base, it, bypass),
         }
         self.combos(doc, base, lo);
@@ -295,19 +293,19 @@ impl Validator {
     fn line_item(
         &mut self,
         lo: &Map<String, Value>,
-        base: &str,
+        base: &Path,
         it: &Map<String, Value>,
         bypass: bool,
     ) {
-        let item = format!("{base}.item");
+        let item = base.member("item");
         self.required(
             it,
-            &item,
+            item,
             "price",
             "bill-invoice-08",
             "invoice line item price is required",
         );
-        self.required(it, &item, "name", "org-item-01", "item name is required");
+        self.required(it, item, "name", "org-item-01", "item name is required");
         if !bypass && present(it, "price") {
             self.required(
                 lo,
@@ -327,11 +325,11 @@ impl Validator {
     }
 
     /// A document discount or charge at `base`: a base needs a percent; valid tax combos.
-    fn invoice_adjustment(&mut self, doc: &Map<String, Value>, base: &str, d: &Value) {
+    fn invoice_adjustment(&mut self, doc: &Map<String, Value>, base: &Path, d: &Value) {
         let Some(o) = d.as_object() else { return };
         if present(o, "base") && !present(o, "percent") {
             self.push(
-                format!("{base}.percent"),
+                base.member("percent"),
                 "bill-discount-01",
                 "percent is required when base is set",
             );
@@ -344,14 +342,14 @@ impl Validator {
         let has_adjustments = present(doc, "discounts") || present(doc, "charges");
         if !has_adjustments && !present(doc, "lines") {
             self.push(
-                "doc.lines".into(),
+                "doc.lines",
                 "bill-invoice-10",
                 "invoice lines are required without discounts or charges",
             );
         }
         if !bypass && !present(doc, "totals") {
             self.push(
-                "doc.totals".into(),
+                "doc.totals",
                 "bill-invoice-09",
                 "invoice totals are required",
             );
@@ -359,52 +357,51 @@ impl Validator {
     }
 
     /// The `taxes` of the line, discount or charge `o` at `base`.
-    fn combos(&mut self, doc: &Map<String, Value>, base: &str, o: &Map<String, Value>) {
-        for (j, t) in o
-            .get("taxes")
+    fn combos(&mut self, doc: &Map<String, Value>, base: &Path, o: &Map<String, Value>) {
+        let taxes = base.member("taxes");
+        for (j, t) in get(o, "taxes")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
-            self.combo(doc, &format!("{base}.taxes[{j}]"), t);
+            self.combo(doc, &taxes.item(j), t);
         }
     }
 
     /// A tax combo against the regime (of its country, else the document's).
-    fn combo(&mut self, doc: &Map<String, Value>, path: &str, t: &Value) {
+    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, t: &Value) {
         let Some(o) = t.as_object() else { return };
-        let country = o
-            .get("country")
+        let country = get(o, "country")
             .and_then(Value::as_str)
-            .or_else(|| doc.get("$regime").and_then(Value::as_str))
+            .or_else(|| get(doc, "$regime").and_then(Value::as_str))
             .unwrap_or("");
         let Some(r) = crate::regimes::get(country) else {
             return;
         };
-        let cat = o.get("cat").and_then(Value::as_str).unwrap_or("");
+        let cat = get(o, "cat").and_then(Value::as_str).unwrap_or("");
         let Some(cd) = r.category(cat) else {
             self.push(
-                format!("{path}.cat"),
+                path.member("cat"),
                 "tax-combo-01",
                 "tax category not valid for regime",
             );
             return;
         };
-        let key = o.get("key").and_then(Value::as_str).unwrap_or("");
+        let key = get(o, "key").and_then(Value::as_str).unwrap_or("");
         let kd = cd.key(key);
         if !key.is_empty() && kd.is_none() {
             self.push(
-                format!("{path}.key"),
+                path.member("key"),
                 "tax-combo-02",
                 "tax combo key not valid for category in regime",
             );
         }
-        if let Some(rate) = o.get("rate").and_then(Value::as_str)
+        if let Some(rate) = get(o, "rate").and_then(Value::as_str)
             && cd.rate(key, rate).is_none()
         {
             self.push(
-                format!("{path}.rate"),
+                path.member("rate"),
                 "tax-combo-03",
                 "tax combo rate not valid for key in regime",
             );
@@ -418,14 +415,14 @@ impl Validator {
         };
         if !percent_ok {
             self.push(
-                format!("{path}.percent"),
+                path.member("percent"),
                 "tax-combo-04",
                 "tax combo percent required or invalid for key in regime",
             );
         }
         if present(o, "surcharge") && !has_percent {
             self.push(
-                format!("{path}.surcharge"),
+                path.member("surcharge"),
                 "tax-combo-05",
                 "tax combo surcharge requires percent in regime",
             );

@@ -1,9 +1,11 @@
 //! Tax combos (`{"cat":"VAT","rate":"general",...}`): normalisation and rate resolution.
 
+use std::fmt::Display;
+
 use serde_json::Value;
 
 use super::CalcError;
-use super::val::{Obj, percent, set_percent, string};
+use super::val::{Obj, get, has, percent, set_percent, string};
 use crate::num::Percentage;
 use crate::regimes;
 use crate::tax::RegimeDef;
@@ -25,8 +27,7 @@ pub(crate) struct Combo {
 /// Normalise a combo in place: legacy `tags`, VAT rate aliases, zero and exempt keys.
 pub(crate) fn normalize(o: &mut Obj) {
     if string(o, "rate").is_none()
-        && let Some(t) = o
-            .get("tags")
+        && let Some(t) = get(o, "tags")
             .and_then(Value::as_array)
             .and_then(|a| a.first())
             .and_then(Value::as_str)
@@ -34,7 +35,9 @@ pub(crate) fn normalize(o: &mut Obj) {
         let t = t.to_string();
         o.insert("rate".into(), Value::String(t));
     }
-    o.remove("tags");
+    if has(o, "tags") {
+        o.remove("tags");
+    }
     if string(o, "cat") != Some("VAT") {
         return;
     }
@@ -46,7 +49,7 @@ pub(crate) fn normalize(o: &mut Obj) {
     match rate.as_deref() {
         Some("zero") => {
             set_key(o, "zero");
-            if !o.contains_key("percent") {
+            if !has(o, "percent") {
                 set_percent(o, "percent", Percentage::ZERO);
             }
         }
@@ -74,7 +77,7 @@ pub(crate) fn normalize(o: &mut Obj) {
                 o.insert("key".into(), Value::String("zero".into()));
             }
         }
-        Some("zero") if !o.contains_key("percent") => {
+        Some("zero") if !has(o, "percent") => {
             set_percent(o, "percent", Percentage::ZERO);
         }
         _ => {}
@@ -83,7 +86,7 @@ pub(crate) fn normalize(o: &mut Obj) {
 
 impl Combo {
     /// Read a combo from its JSON object.
-    pub fn read(o: &Obj, path: &str) -> Result<Combo, CalcError> {
+    pub fn read(o: &Obj, path: impl Display + Copy) -> Result<Combo, CalcError> {
         Ok(Combo {
             cat: string(o, "cat").unwrap_or_default().to_string(),
             country: string(o, "country").map(str::to_string),
@@ -91,8 +94,7 @@ impl Combo {
             rate: string(o, "rate").map(str::to_string),
             percent: percent(o, "percent", path)?,
             surcharge: percent(o, "surcharge", path)?,
-            ext: o
-                .get("ext")
+            ext: get(o, "ext")
                 .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
                 .cloned(),
             retained: false,
@@ -132,7 +134,7 @@ impl Combo {
         &mut self,
         regime: Option<&'static RegimeDef>,
         date: u32,
-        path: &str,
+        path: impl Display,
     ) -> Result<(), CalcError> {
         let mut r = regime;
         if let (Some(c), Some(rg)) = (&self.country, regime)

@@ -4,10 +4,13 @@
 use serde_json::{Value, json};
 
 use super::CalcError;
-use super::invoice::{Ctx, Rounding, path_idx};
-use super::val::{Obj, amount, insert_after, num_err, percent, set_amount, string};
+use super::invoice::{Ctx, Rounding};
+use super::val::{
+    Obj, amount, get, get_mut, has, insert_after, num_err, percent, set_amount, string,
+};
 use crate::currency;
-use crate::num::{Amount, NumError};
+use crate::fault::Path;
+use crate::num::Amount;
 
 /// Extra decimals kept on line prices under the `precise` rounding rule.
 const LINE_PRECISION_EXTRA: u32 = 2;
@@ -28,14 +31,16 @@ pub(super) fn calculate_lines(
     ctx: &Ctx,
 ) -> Result<Vec<Option<LineCalc>>, CalcError> {
     let mut line_calcs: Vec<Option<LineCalc>> = Vec::new();
-    if let Some(lines) = doc.get_mut("lines").and_then(Value::as_array_mut) {
+    if let Some(lines) = get_mut(doc, "lines").and_then(Value::as_array_mut) {
+        line_calcs.reserve(lines.len());
+        let base = Path::Root("doc.lines");
         for (i, l) in lines.iter_mut().enumerate() {
             let Some(lo) = l.as_object_mut() else {
                 line_calcs.push(None);
                 continue;
             };
             set_index(lo, "i", i + 1);
-            line_calcs.push(calculate_line(lo, ctx, &path_idx("doc.lines", i))?);
+            line_calcs.push(calculate_line(lo, ctx, base.item(i))?);
         }
     }
     Ok(line_calcs)
@@ -54,8 +59,8 @@ pub(super) fn sum_lines(lines: &[Option<LineCalc>], ctx: &Ctx) -> Result<Amount,
 }
 
 fn set_index(o: &mut Obj, k: &str, i: usize) {
-    if o.contains_key(k) {
-        o.insert(k.into(), Value::from(i));
+    if let Some(v) = get_mut(o, k) {
+        *v = Value::from(i);
     } else {
         o.shift_insert(0, k.into(), Value::from(i));
     }
@@ -63,27 +68,28 @@ fn set_index(o: &mut Obj, k: &str, i: usize) {
 
 /// Convert an item's price into the document currency (using `alt_prices` or the exchange
 /// rates), raising it to at least the currency's subunits. Returns the price.
-fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: &str) -> Result<Amount, CalcError> {
-    let p = format!("{path}.item");
-    let price = amount(item, "price", &p)?.unwrap_or(Amount::ZERO);
+fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: Path) -> Result<Amount, CalcError> {
+    let p = path.member("item");
+    let price = amount(item, "price", p)?.unwrap_or(Amount::ZERO);
     let icur = string(item, "currency").map(str::to_string);
     let icur_sub = icur
         .as_deref()
         .and_then(currency::subunits)
         .unwrap_or(ctx.sub);
-    let price = price.rescale_up(icur_sub).map_err(num_err(&p))?;
+    let price = price.rescale_up(icur_sub).map_err(num_err(p))?;
     let Some(icur) = icur.filter(|c| c != &ctx.cur) else {
         set_amount(item, "price", price);
         return Ok(price);
     };
     let original = json!({"currency": icur, "value": price.to_string()});
-    if let Some(alts) = item.get("alt_prices").and_then(Value::as_array) {
+    if let Some(alts) = get(item, "alt_prices").and_then(Value::as_array) {
+        let alt_prices = p.member("alt_prices");
         for (i, ap) in alts.iter().enumerate() {
             let Some(apo) = ap.as_object() else { continue };
             if string(apo, "currency") == Some(ctx.cur.as_str()) {
-                let ap_path = format!("{p}.alt_prices[{i}]");
-                let v = amount(apo, "value", &ap_path)?.unwrap_or(Amount::ZERO);
-                let v = v.rescale_up(ctx.sub).map_err(num_err(&ap_path))?;
+                let ap_path = alt_prices.item(i);
+                let v = amount(apo, "value", ap_path)?.unwrap_or(Amount::ZERO);
+                let v = v.rescale_up(ctx.sub).map_err(num_err(ap_path))?;
                 item.insert("currency".into(), Value::String(ctx.cur.clone()));
                 set_amount(item, "price", v);
                 item.insert("alt_prices".into(), Value::Array(vec![original]));
@@ -92,7 +98,7 @@ fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: &str) -> Result<Amount,
         }
     }
     let np = match currency::convert(&ctx.rates, &icur, &ctx.cur, price) {
-        Some(r) => r.map_err(num_err(&p))?,
+        Some(r) => r.map_err(num_err(p))?,
         None => {
             return Err(CalcError::new(
                 format!("{p}.currency"),
@@ -107,12 +113,12 @@ fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: &str) -> Result<Amount,
 }
 
 /// A line's sum (price × quantity), its discounts and charges, and its total.
-fn calculate_line(l: &mut Obj, ctx: &Ctx, path: &str) -> Result<Option<LineCalc>, CalcError> {
+fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>, CalcError> {
     let quantity = amount(l, "quantity", path)?.unwrap_or(Amount::ZERO);
-    let Some(item) = l.get_mut("item").and_then(Value::as_object_mut) else {
+    let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) else {
         return Ok(None);
     };
-    if item.get("price").is_none_or(|v| v.is_null()) {
+    if get(item, "price").is_none_or(|v| v.is_null()) {
         item.remove("alt_prices");
         l.remove("sum");
         l.remove("total");
@@ -129,25 +135,25 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: &str) -> Result<Option<LineCalc>
     let sum = ctx.apply(price.mul(quantity).map_err(&e)?).map_err(&e)?;
     let mut total = sum;
     let mut discounts = Vec::new();
-    if let Some(ds) = l.get_mut("discounts").and_then(Value::as_array_mut) {
+    if let Some(ds) = get_mut(l, "discounts").and_then(Value::as_array_mut) {
+        let base = path.member("discounts");
         for (i, d) in ds.iter_mut().enumerate() {
             let Some(dobj) = d.as_object_mut() else {
                 continue;
             };
-            let p = format!("{path}.discounts[{i}]");
-            let a = line_adjustment(dobj, ctx, sum, None, &p)?;
+            let a = line_adjustment(dobj, ctx, sum, None, base.item(i))?;
             total = total.sub(a).map_err(&e)?;
             discounts.push(a);
         }
     }
     let mut charges = Vec::new();
-    if let Some(cs) = l.get_mut("charges").and_then(Value::as_array_mut) {
+    if let Some(cs) = get_mut(l, "charges").and_then(Value::as_array_mut) {
+        let base = path.member("charges");
         for (i, c) in cs.iter_mut().enumerate() {
             let Some(cobj) = c.as_object_mut() else {
                 continue;
             };
-            let p = format!("{path}.charges[{i}]");
-            let a = line_adjustment(cobj, ctx, sum, Some(quantity), &p)?;
+            let a = line_adjustment(cobj, ctx, sum, Some(quantity), base.item(i))?;
             total = total.add(a).map_err(&e)?;
             charges.push(a);
         }
@@ -167,7 +173,7 @@ fn line_adjustment(
     ctx: &Ctx,
     sum: Amount,
     quantity: Option<Amount>,
-    p: &str,
+    p: Path,
 ) -> Result<Amount, CalcError> {
     let e = num_err(p);
     let mut amt = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
@@ -271,10 +277,10 @@ pub(super) fn write_doc_adjustments(
 /// Write a discount's or charge's rounded amount: in place, else after its percent (or
 /// reason).
 fn set_adjustment_amount(o: &mut Obj, a: Amount) {
-    if o.contains_key("amount") {
+    if has(o, "amount") {
         set_amount(o, "amount", a);
     } else {
-        let after = if o.contains_key("percent") {
+        let after = if has(o, "percent") {
             "percent"
         } else {
             "reason"
@@ -285,20 +291,20 @@ fn set_adjustment_amount(o: &mut Obj, a: Amount) {
 
 /// Write each line's rounded sum, discounts, charges and total, to its price's precision.
 pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(), CalcError> {
-    let Some(lines) = doc.get_mut("lines").and_then(Value::as_array_mut) else {
+    let Some(lines) = get_mut(doc, "lines").and_then(Value::as_array_mut) else {
         return Ok(());
     };
+    let base = Path::Root("doc.lines");
     for (i, (l, lc)) in lines.iter_mut().zip(calcs).enumerate() {
         let (Some(lo), Some(lc)) = (l.as_object_mut(), lc) else {
             continue;
         };
-        // The path is only needed for an error.
-        let e = |err: NumError| CalcError::new(path_idx("doc.lines", i), err.to_string());
+        let e = num_err(base.item(i));
         let pe = lc.price_exp;
         let sum = lc.sum.rescale_down(pe).map_err(&e)?;
         let total = lc.total.rescale_down(pe).map_err(&e)?;
         for (arr, vals) in [("discounts", &lc.discounts), ("charges", &lc.charges)] {
-            if let Some(list) = lo.get_mut(arr).and_then(Value::as_array_mut) {
+            if let Some(list) = get_mut(lo, arr).and_then(Value::as_array_mut) {
                 for (d, a) in list.iter_mut().zip(vals.iter()) {
                     if let Some(dobj) = d.as_object_mut() {
                         set_adjustment_amount(dobj, a.rescale_down(pe).map_err(&e)?);
@@ -306,27 +312,17 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
                 }
             }
         }
-        // Keep GOBL's order: i, quantity, item, sum, discounts, charges, taxes, total.
-        lo.remove("sum");
-        lo.remove("total");
-        let after = if lo.contains_key("item") {
-            "item"
-        } else {
-            "quantity"
-        };
-        insert_after(lo, after, "sum", Value::String(sum.to_string()));
-        lo.insert("total".into(), Value::String(total.to_string()));
-        let trailing: Vec<String> = lo
-            .keys()
-            .skip_while(|k| *k != "total")
-            .skip(1)
-            .cloned()
-            .collect();
-        for k in trailing {
-            if let Some(v) = lo.remove(&k) {
-                lo.insert(k, v);
+        // Keep GOBL's order: i, quantity, item, sum, discounts, charges, taxes, total. An
+        // input's own `sum` and `total` go (the map fills a removed member's place with its
+        // last one); the sum follows the item, the total comes last.
+        for k in ["sum", "total"] {
+            if has(lo, k) {
+                lo.remove(k);
             }
         }
+        let after = if has(lo, "item") { "item" } else { "quantity" };
+        insert_after(lo, after, "sum", Value::String(sum.to_string()));
+        lo.insert("total".into(), Value::String(total.to_string()));
     }
     Ok(())
 }

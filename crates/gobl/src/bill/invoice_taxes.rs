@@ -1,19 +1,35 @@
 //! Invoice taxes: the combos of lines, discounts and charges, resolved to rates, grouped by
 //! category and rate, and summed.
 
+use std::fmt;
+
 use serde_json::Value;
 
 use super::CalcError;
 use super::combo::Combo;
 use super::invoice::Ctx;
 use super::invoice_lines::LineCalc;
-use super::val::{Obj, num_err};
+use super::val::{Obj, field, field_mut, get, get_mut, num_err};
 use crate::num::{Amount, Percentage};
+
+/// Where a combo is: `doc.{arr}[{i}].taxes[{j}]`, spelled out only for an error.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ComboAt {
+    arr: &'static str,
+    i: usize,
+    j: usize,
+}
+
+impl fmt::Display for ComboAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "doc.{}[{}].taxes[{}]", self.arr, self.i, self.j)
+    }
+}
 
 /// A taxable total with the location of its combos.
 pub(super) struct TaxLine {
     total: Amount,
-    combos: Vec<(Combo, String)>,
+    combos: Vec<(Combo, ComboAt)>,
     /// (array name, index) of the owner: `lines`, `discounts` or `charges`.
     owner: (&'static str, usize),
 }
@@ -81,17 +97,17 @@ fn read_tax_line(
     total: Amount,
 ) -> Result<TaxLine, CalcError> {
     let mut combos = Vec::new();
-    if let Some(taxes) = doc
-        .get(arr)
+    if let Some(taxes) = get(doc, arr)
         .and_then(Value::as_array)
         .and_then(|a| a.get(i))
-        .and_then(|l| l.get("taxes"))
+        .and_then(|l| field(l, "taxes"))
         .and_then(Value::as_array)
     {
+        combos.reserve(taxes.len());
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
-            let p = format!("doc.{arr}[{i}].taxes[{j}]");
-            combos.push((Combo::read(o, &p)?, p));
+            let p = ComboAt { arr, i, j };
+            combos.push((Combo::read(o, p)?, p));
         }
     }
     Ok(TaxLine {
@@ -111,8 +127,8 @@ pub(super) fn resolve_combos(
     let zero = ctx.zero();
     for tl in tls.iter_mut() {
         for (c, p) in tl.combos.iter_mut() {
-            c.calculate(ctx.regime, ctx.date, p)?;
-            tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(p))?;
+            c.calculate(ctx.regime, ctx.date, *p)?;
+            tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(*p))?;
         }
     }
     for tl in tls.iter() {
@@ -123,11 +139,10 @@ pub(super) fn resolve_combos(
 
 fn write_combos(doc: &mut Obj, tl: &TaxLine) {
     let (arr, i) = tl.owner;
-    let Some(taxes) = doc
-        .get_mut(arr)
+    let Some(taxes) = get_mut(doc, arr)
         .and_then(Value::as_array_mut)
         .and_then(|a| a.get_mut(i))
-        .and_then(|l| l.get_mut("taxes"))
+        .and_then(|l| field_mut(l, "taxes"))
         .and_then(Value::as_array_mut)
     else {
         return;
@@ -160,7 +175,7 @@ pub(super) fn remove_included_tax(tls: &mut [TaxLine], pit: &str) -> Result<(), 
                 ));
             }
             if let Some(pc) = c.percent {
-                tl.total = pc.remove_from(tl.total).map_err(num_err(p))?;
+                tl.total = pc.remove_from(tl.total).map_err(num_err(*p))?;
             }
         }
     }
@@ -177,7 +192,7 @@ pub(super) fn sum_bases(tls: &[TaxLine], ctx: &Ctx) -> Result<Vec<CatTotal>, Cal
             rt.base = ctx
                 .match_rounding(rt.base, tl.total)
                 .and_then(|b| b.add(tl.total))
-                .map_err(num_err(p))?;
+                .map_err(num_err(*p))?;
         }
     }
     Ok(cats)

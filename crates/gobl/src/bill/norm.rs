@@ -6,7 +6,9 @@ use super::CalcError;
 use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
 use super::total;
-use super::val::{Obj, amount, insert_after, num_err, num_text, percent, set_amount, string};
+use super::val::{
+    Obj, amount, field, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
+};
 use crate::currency::ExchangeRate;
 use crate::num::Amount;
 
@@ -46,7 +48,7 @@ fn short_schema_of(v: &Value) -> &str {
 fn normalize_tax_ids(v: &mut Value) {
     match v {
         Value::Object(o) => {
-            if let Some(Value::Object(t)) = o.get_mut("tax_id") {
+            if let Some(Value::Object(t)) = get_mut(o, "tax_id") {
                 normalize_identity(t);
             }
             for (_, x) in o.iter_mut() {
@@ -96,27 +98,30 @@ fn set_regime_from_supplier(doc: &mut Obj) {
 
 /// Turn numeric amount fields into their string form (`20` → `"20"`).
 fn stringify_amount(o: &mut Obj, k: &str) {
-    if let Some(v @ Value::Number(_)) = o.get(k) {
+    if let Some(v @ Value::Number(_)) = get_mut(o, k) {
         let t = num_text(v).unwrap_or_default().into_owned();
-        o.insert(k.into(), Value::String(t));
+        *v = Value::String(t);
     }
 }
 
 /// Drop empty arrays and null entries of `k`.
 fn clean_list(o: &mut Obj, k: &str) {
-    if let Some(Value::Array(a)) = o.get_mut(k) {
-        a.retain(|v| !v.is_null() && v.as_object().is_none_or(|m| !m.is_empty()));
-        if a.is_empty() {
-            o.remove(k);
+    let remove = match get_mut(o, k) {
+        Some(Value::Array(a)) => {
+            a.retain(|v| !v.is_null() && v.as_object().is_none_or(|m| !m.is_empty()));
+            a.is_empty()
         }
-    } else if o.get(k).is_some_and(Value::is_null) {
+        Some(v) => v.is_null(),
+        None => false,
+    };
+    if remove {
         o.remove(k);
     }
 }
 
 fn normalize_line(l: &mut Obj) {
     stringify_amount(l, "quantity");
-    if let Some(item) = l.get_mut("item").and_then(Value::as_object_mut) {
+    if let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) {
         stringify_amount(item, "price");
         let neg = amount(item, "price", "")
             .ok()
@@ -138,8 +143,7 @@ fn normalize_line(l: &mut Obj) {
     clean_list(l, "charges");
     normalize_combos(l);
     for k in ["discounts", "charges"] {
-        for d in l
-            .get_mut(k)
+        for d in get_mut(l, k)
             .and_then(Value::as_array_mut)
             .into_iter()
             .flatten()
@@ -155,7 +159,7 @@ fn normalize_line(l: &mut Obj) {
 
 fn normalize_combos(o: &mut Obj) {
     clean_list(o, "taxes");
-    if let Some(taxes) = o.get_mut("taxes").and_then(Value::as_array_mut) {
+    if let Some(taxes) = get_mut(o, "taxes").and_then(Value::as_array_mut) {
         for t in taxes.iter_mut() {
             if let Some(c) = t.as_object_mut() {
                 stringify_amount(c, "percent");
@@ -163,7 +167,7 @@ fn normalize_combos(o: &mut Obj) {
             }
         }
         taxes.retain(|t| {
-            t.get("cat")
+            field(t, "cat")
                 .and_then(Value::as_str)
                 .is_some_and(|c| !c.is_empty())
         });
@@ -222,8 +226,7 @@ fn normalize_items(doc: &mut Obj) {
     for k in ["lines", "discounts", "charges"] {
         clean_list(doc, k);
     }
-    for l in doc
-        .get_mut("lines")
+    for l in get_mut(doc, "lines")
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
@@ -233,8 +236,7 @@ fn normalize_items(doc: &mut Obj) {
         }
     }
     for k in ["discounts", "charges"] {
-        for d in doc
-            .get_mut(k)
+        for d in get_mut(doc, k)
             .and_then(Value::as_array_mut)
             .into_iter()
             .flatten()
@@ -338,7 +340,7 @@ fn drop_empty(v: &mut Value) {
                     || (matches!(k.as_str(), "ext" | "meta")
                         && x.as_object().is_some_and(|m| m.is_empty())))
             });
-            if let Some(Value::Array(a)) = o.get_mut("addresses") {
+            if let Some(Value::Array(a)) = get_mut(o, "addresses") {
                 for ad in a.iter_mut().filter_map(Value::as_object_mut) {
                     ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
                 }
@@ -369,8 +371,7 @@ fn drop_empty_line_discounts(doc: &mut Obj) {
         Some(Value::Object(o)) => o.is_empty(),
         _ => false,
     };
-    for line in doc
-        .get_mut("lines")
+    for line in get_mut(doc, "lines")
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
@@ -378,13 +379,13 @@ fn drop_empty_line_discounts(doc: &mut Obj) {
         let Some(l) = line.as_object_mut() else {
             continue;
         };
-        if let Some(Value::Array(discounts)) = l.get_mut("discounts") {
+        if let Some(Value::Array(discounts)) = get_mut(l, "discounts") {
             discounts.retain(|d| {
                 !(["key", "code", "reason", "ext"]
                     .iter()
-                    .all(|k| blank(d.get(*k)))
-                    && zero(d.get("percent"))
-                    && zero(d.get("amount")))
+                    .all(|k| blank(field(d, k)))
+                    && zero(field(d, "percent"))
+                    && zero(field(d, "amount")))
             });
             if discounts.is_empty() {
                 l.remove("discounts");

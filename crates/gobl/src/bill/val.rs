@@ -1,6 +1,7 @@
 //! Small helpers to read and write amounts and percentages in JSON objects.
 
 use std::borrow::Cow;
+use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
@@ -9,6 +10,41 @@ use crate::num::{Amount, NumError, Percentage};
 
 /// A JSON object.
 pub(crate) type Obj = Map<String, Value>;
+
+/// Objects with at most this many members are searched by scanning (see [`get`]).
+const SCAN_MAX: usize = 16;
+
+/// Member `k` of `o`. The map hashes keys with SipHash, which costs more than comparing the
+/// few short keys of a document's objects, so small objects are scanned instead.
+pub(crate) fn get<'a>(o: &'a Obj, k: &str) -> Option<&'a Value> {
+    if o.len() > SCAN_MAX {
+        return o.get(k);
+    }
+    o.iter().find(|(x, _)| x.as_str() == k).map(|(_, v)| v)
+}
+
+/// Mutable member `k` of `o` (scanned like [`get`]).
+pub(crate) fn get_mut<'a>(o: &'a mut Obj, k: &str) -> Option<&'a mut Value> {
+    if o.len() > SCAN_MAX {
+        return o.get_mut(k);
+    }
+    o.iter_mut().find(|(x, _)| x.as_str() == k).map(|(_, v)| v)
+}
+
+/// Member `k` of `v`, if `v` is an object (scanned like [`get`]).
+pub(crate) fn field<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
+    get(v.as_object()?, k)
+}
+
+/// Mutable member `k` of `v`, if `v` is an object (scanned like [`get`]).
+pub(crate) fn field_mut<'a>(v: &'a mut Value, k: &str) -> Option<&'a mut Value> {
+    get_mut(v.as_object_mut()?, k)
+}
+
+/// Whether `o` has member `k` (scanned like [`get`]).
+pub(crate) fn has(o: &Obj, k: &str) -> bool {
+    get(o, k).is_some()
+}
 
 /// The text of a JSON string or number (borrowed from a string: amounts are read often).
 pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
@@ -20,8 +56,8 @@ pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
 }
 
 /// Read an optional amount at `o[k]`.
-pub(crate) fn amount(o: &Obj, k: &str, path: &str) -> Result<Option<Amount>, CalcError> {
-    match o.get(k) {
+pub(crate) fn amount(o: &Obj, k: &str, path: impl Display) -> Result<Option<Amount>, CalcError> {
+    match get(o, k) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => {
             let t = num_text(v)
@@ -34,8 +70,12 @@ pub(crate) fn amount(o: &Obj, k: &str, path: &str) -> Result<Option<Amount>, Cal
 }
 
 /// Read an optional percentage at `o[k]`.
-pub(crate) fn percent(o: &Obj, k: &str, path: &str) -> Result<Option<Percentage>, CalcError> {
-    match o.get(k) {
+pub(crate) fn percent(
+    o: &Obj,
+    k: &str,
+    path: impl Display,
+) -> Result<Option<Percentage>, CalcError> {
+    match get(o, k) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(v) => {
@@ -50,7 +90,7 @@ pub(crate) fn percent(o: &Obj, k: &str, path: &str) -> Result<Option<Percentage>
 
 /// Read an optional string at `o[k]` (empty strings count as absent).
 pub(crate) fn string<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
-    o.get(k).and_then(Value::as_str).filter(|s| !s.is_empty())
+    get(o, k).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
 /// Write an amount as its string form.
@@ -65,7 +105,7 @@ pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
 
 /// Set `o[k]` to a string, in place when the member exists (no new key to allocate).
 fn set_text(o: &mut Obj, k: &str, text: String) {
-    match o.get_mut(k) {
+    match get_mut(o, k) {
         Some(v) => *v = Value::String(text),
         None => {
             o.insert(k.to_string(), Value::String(text));
@@ -74,14 +114,14 @@ fn set_text(o: &mut Obj, k: &str, text: String) {
 }
 
 /// Map a numeric error at `path` to a calculation error.
-pub(crate) fn num_err(path: &str) -> impl Fn(NumError) -> CalcError + '_ {
-    move |e| CalcError::new(path, e.to_string())
+pub(crate) fn num_err<P: Display>(path: P) -> impl Fn(NumError) -> CalcError {
+    move |e| CalcError::new(path.to_string(), e.to_string())
 }
 
 /// Insert `k` right after `after` (or at the end), keeping the object's order readable.
 pub(crate) fn insert_after(o: &mut Obj, after: &str, k: &str, v: Value) {
-    if o.contains_key(k) {
-        o.insert(k.to_string(), v);
+    if let Some(slot) = get_mut(o, k) {
+        *slot = v;
         return;
     }
     match o.keys().position(|x| x == after) {
