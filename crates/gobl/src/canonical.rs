@@ -27,7 +27,7 @@ pub enum CanonicalError {
 /// The canonical JSON text of `value`.
 pub fn canonical(value: &Value) -> Result<String, CanonicalError> {
     let mut out = String::with_capacity(256);
-    write_tree(&mut out, value)?;
+    write_tree(&mut out, value, &mut Vec::new())?;
     Ok(out)
 }
 
@@ -51,35 +51,43 @@ enum Node<'a, T> {
     Number(std::borrow::Cow<'a, str>),
     String(&'a str),
     Array(&'a [T]),
-    /// The members whose value is not `null`, in any order.
-    Object(Vec<(&'a str, &'a T)>),
+    /// An object; its members that are not `null` are on top of the list of members.
+    Object,
 }
 
+/// The members of the objects being written, a list shared by the whole tree: each object
+/// pushes its own on top and takes them off when written, rather than allocating a list of
+/// its own to sort.
+type Members<'a, T> = Vec<(&'a str, &'a T)>;
+
 trait Tree: Sized {
-    fn node(&self) -> Node<'_, Self>;
+    /// This node; an object's members that are not `null` (in any order) are pushed onto
+    /// `members`.
+    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self>;
 }
 
 impl Tree for Value {
-    fn node(&self) -> Node<'_, Self> {
+    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self> {
         match self {
             Value::Null => Node::Null,
             Value::Bool(b) => Node::Bool(*b),
             Value::Number(n) => Node::Number(n.into()),
             Value::String(s) => Node::String(s),
             Value::Array(items) => Node::Array(items),
-            Value::Object(members) => Node::Object(
-                members
-                    .iter()
-                    .filter(|(_, v)| !v.is_null())
-                    .map(|(k, v)| (k.as_str(), v))
-                    .collect(),
-            ),
+            Value::Object(m) => {
+                members.extend(
+                    m.iter()
+                        .filter(|(_, v)| !v.is_null())
+                        .map(|(k, v)| (k.as_str(), v)),
+                );
+                Node::Object
+            }
         }
     }
 }
 
 impl Tree for serde_json::Value {
-    fn node(&self) -> Node<'_, Self> {
+    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self> {
         use serde_json::Value as J;
         match self {
             J::Null => Node::Null,
@@ -87,13 +95,14 @@ impl Tree for serde_json::Value {
             J::Number(n) => Node::Number(n.to_string().into()),
             J::String(s) => Node::String(s),
             J::Array(items) => Node::Array(items),
-            J::Object(members) => Node::Object(
-                members
-                    .iter()
-                    .filter(|(_, v)| !v.is_null())
-                    .map(|(k, v)| (k.as_str(), v))
-                    .collect(),
-            ),
+            J::Object(m) => {
+                members.extend(
+                    m.iter()
+                        .filter(|(_, v)| !v.is_null())
+                        .map(|(k, v)| (k.as_str(), v)),
+                );
+                Node::Object
+            }
         }
     }
 }
@@ -103,12 +112,17 @@ impl Tree for serde_json::Value {
 /// every build).
 pub fn canonical_serde(value: &serde_json::Value) -> Result<String, CanonicalError> {
     let mut out = String::with_capacity(256);
-    write_tree(&mut out, value)?;
+    write_tree(&mut out, value, &mut Vec::new())?;
     Ok(out)
 }
 
-fn write_tree<T: Tree>(out: &mut String, value: &T) -> Result<(), CanonicalError> {
-    match value.node() {
+fn write_tree<'a, T: Tree>(
+    out: &mut String,
+    value: &'a T,
+    members: &mut Members<'a, T>,
+) -> Result<(), CanonicalError> {
+    let start = members.len();
+    match value.node(members) {
         Node::Null => out.push_str("null"),
         Node::Bool(true) => out.push_str("true"),
         Node::Bool(false) => out.push_str("false"),
@@ -120,23 +134,27 @@ fn write_tree<T: Tree>(out: &mut String, value: &T) -> Result<(), CanonicalError
                 if i > 0 {
                     out.push(',');
                 }
-                write_tree(out, item)?;
+                write_tree(out, item, members)?;
             }
             out.push(']');
         }
-        Node::Object(mut members) => {
+        Node::Object => {
+            let end = members.len();
             // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
-            members.sort_by(|a, b| a.0.cmp(b.0));
+            members[start..end].sort_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, (k, v)) in members.into_iter().enumerate() {
-                if i > 0 {
+            for i in start..end {
+                if i > start {
                     out.push(',');
                 }
+                let (k, v) = members[i];
                 write_json_string(out, k);
                 out.push(':');
-                write_tree(out, v)?;
+                // The members of `v` go on top of this object's, and are taken off again.
+                write_tree(out, v, members)?;
             }
             out.push('}');
+            members.truncate(start);
         }
     }
     Ok(())

@@ -585,34 +585,44 @@ impl Value {
 /// Writes `s` as a JSON string with the minimal escaping used by canonical JSON:
 /// `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, other controls as `\u00XX`; everything else raw.
 pub(crate) fn write_json_string(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x0c => "\\f",
-            0x08 => "\\b",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
+    // Most strings need no escape at all: find each byte that does and copy the runs between.
+    while let Some(n) = bytes[start..]
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    {
+        let i = start + n;
         out.push_str(&s[start..i]);
-        if escape.is_empty() {
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 0xf) as usize] as char);
-        } else {
-            out.push_str(escape);
-        }
+        write_escape(out, bytes[i]);
         start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// The escape of one byte that JSON strings cannot hold raw: `"`, `\` or a control character.
+fn write_escape(out: &mut String, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let short = match b {
+        b'"' => "\\\"",
+        b'\\' => "\\\\",
+        b'\n' => "\\n",
+        b'\r' => "\\r",
+        b'\t' => "\\t",
+        0x0c => "\\f",
+        0x08 => "\\b",
+        _ => "",
+    };
+    if short.is_empty() {
+        out.push_str("\\u00");
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 0xf) as usize] as char);
+    } else {
+        out.push_str(short);
+    }
 }
 
 impl fmt::Display for Value {

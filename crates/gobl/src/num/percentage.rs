@@ -50,8 +50,15 @@ impl Percentage {
 
     /// The percent figure as an amount (21.0 for `21.0%`).
     pub fn percent_amount(&self) -> Result<Amount, NumError> {
-        let e = self.fraction.exp().saturating_sub(2);
-        self.fraction.mul(Amount::new(100, 0))?.rescale(e)
+        // `fraction × 100` with two decimals fewer (none below zero): the same digits with the
+        // point moved, written without the 128-bit multiply and divide of `Amount`'s operations.
+        let v = self.fraction.value();
+        v.checked_mul(100).ok_or(NumError::Overflow)?;
+        Ok(match self.fraction.exp() {
+            0 => Amount::new(v * 100, 0),
+            1 => Amount::new(v * 10, 0),
+            e => Amount::new(v, e - 2),
+        })
     }
 
     /// `p.of(a)` = `a × p` at `a`'s precision.
@@ -100,8 +107,11 @@ impl Percentage {
 impl fmt::Display for Percentage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.percent_amount() {
-            Ok(a) => write!(f, "{a}%"),
-            Err(_) => write!(f, "NA%"),
+            Ok(a) => {
+                fmt::Display::fmt(&a, f)?;
+                f.write_str("%")
+            }
+            Err(_) => f.write_str("NA%"),
         }
     }
 }
@@ -138,6 +148,26 @@ mod tests {
         assert!(Percentage::parse("abc%").is_err());
         assert!(Percentage::parse("%").is_err());
         assert!(p("21%").equals(&p("21.00%")));
+    }
+
+    #[test]
+    fn percent_amount_is_the_fraction_times_100() {
+        for (v, e) in [
+            (21, 2),
+            (210, 3),
+            (5, 1),
+            (7, 0),
+            (-55, 3),
+            (0, 2),
+            (i64::MAX / 100, 4),
+        ] {
+            let p = Percentage::new(v, e);
+            let slow = p.fraction().mul(Amount::new(100, 0)).unwrap();
+            let slow = slow.rescale(e.saturating_sub(2)).unwrap();
+            assert_eq!(p.percent_amount().unwrap(), slow, "{v} {e}");
+        }
+        assert!(Percentage::new(i64::MAX, 2).percent_amount().is_err());
+        assert_eq!(Percentage::new(i64::MAX, 2).to_string(), "NA%");
     }
 
     #[test]
