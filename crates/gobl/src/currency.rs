@@ -26,8 +26,26 @@ pub fn subunits(code: &str) -> Option<u32> {
     }
     SUBUNITS
         .iter()
-        .find(|(_, list)| list.split(' ').any(|c| c == code))
+        .find(|(_, list)| lists(list, code))
         .map(|(s, _)| *s)
+}
+
+/// Whether the space-separated `list` holds `code`. Compared in place: splitting the list
+/// with a pattern costs a search call per code, and a document looks its currency up often.
+fn lists(list: &str, code: &str) -> bool {
+    let (list, code) = (list.as_bytes(), code.as_bytes());
+    let mut start = 0;
+    while start < list.len() {
+        let end = list[start..]
+            .iter()
+            .position(|&b| b == b' ')
+            .map_or(list.len(), |n| start + n);
+        if end - start == code.len() && list[start..end] == *code {
+            return true;
+        }
+        start = end + 1;
+    }
+    false
 }
 
 /// Whether the currency code is known.
@@ -76,6 +94,10 @@ mod tests {
         assert_eq!(subunits("CLF"), Some(4));
         assert_eq!(subunits("BTC"), Some(8));
         assert_eq!(subunits("XXX"), None);
+        assert_eq!(subunits("USDC"), Some(2));
+        assert_eq!(subunits("USDX"), None);
+        assert_eq!(subunits("XPT"), Some(0));
+        assert_eq!(subunits("MRU"), Some(5));
         assert_eq!(subunits("EU"), None);
     }
 

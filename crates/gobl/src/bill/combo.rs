@@ -5,7 +5,7 @@ use std::fmt::Display;
 use serde_json::Value;
 
 use super::CalcError;
-use super::val::{Obj, get, has, percent, set_percent, string};
+use super::val::{Obj, get, get_mut, has, percent, set_percent, string};
 use crate::num::Percentage;
 use crate::regimes;
 use crate::tax::RegimeDef;
@@ -106,6 +106,9 @@ impl Combo {
     /// conventional order (cat, country, key, rate, percent, surcharge, ext) and then the
     /// others.
     pub fn write(&self, o: &mut Obj) {
+        if o.keys().all(|k| MEMBER_ORDER.contains(&k.as_str())) {
+            return self.write_members_only(o);
+        }
         // Edited as a list and made a map again once: building a second map key by key
         // would hash and allocate every key again. The list is edited as the map would be
         // (a removal moves the last member into the gap, as `Map::remove` does), so the
@@ -126,6 +129,32 @@ impl Combo {
         }
         sorted.append(&mut members);
         *o = sorted.into_iter().collect();
+    }
+
+    /// [`Combo::write`] of a combo that has only the members of [`MEMBER_ORDER`] (as most
+    /// have): their order is then that one whatever the edits, so the map is edited in place
+    /// and only a member out of order is moved, instead of the map being rebuilt.
+    fn write_members_only(&self, o: &mut Obj) {
+        let text = |v: &Option<String>| v.clone().map(Value::String);
+        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_string()));
+        set(o, "country", text(&self.country));
+        set(o, "key", text(&self.key));
+        set(o, "rate", text(&self.rate));
+        set(o, "percent", percent(self.percent));
+        set(o, "surcharge", percent(self.surcharge));
+        let mut at = 0;
+        for k in MEMBER_ORDER {
+            let Some(i) = o.keys().position(|x| x == k) else {
+                continue;
+            };
+            if i != at
+                && let Some(v) = get_mut(o, k).map(std::mem::take)
+            {
+                // `shift_insert` of a present key moves it there.
+                o.shift_insert(at, k.to_string(), v);
+            }
+            at += 1;
+        }
     }
 
     /// Resolve key, percent and surcharge from the regime (of the combo's own country when
@@ -217,6 +246,20 @@ fn set_member(members: &mut Vec<(String, Value)>, k: &str, v: Option<Value>) {
     }
 }
 
+/// Set (`Some`) or remove (`None`) member `k` of a map.
+fn set(o: &mut Obj, k: &str, v: Option<Value>) {
+    match (get_mut(o, k), v) {
+        (Some(slot), Some(v)) => *slot = v,
+        (None, Some(v)) => {
+            o.insert(k.to_string(), v);
+        }
+        (Some(_), None) => {
+            o.remove(k);
+        }
+        (None, None) => {}
+    }
+}
+
 /// The order of a written combo's members.
 const MEMBER_ORDER: [&str; 7] = [
     "cat",
@@ -272,6 +315,9 @@ mod tests {
             json!({"x": 1, "cat": "VAT", "y": 2, "country": "FR", "z": 3, "rate": "general", "w": 4}),
             json!({"a": 1, "percent": "21%", "b": 2, "cat": "VAT", "c": 3, "key": "zero", "d": 4}),
             json!({"ext": {"k": "v"}, "surcharge": "1%", "m": 0, "cat": "IRPF", "n": [1]}),
+            json!({"rate": "general", "cat": "VAT"}),
+            json!({"percent": "21%", "ext": {"k": "v"}, "key": "zero", "cat": "VAT"}),
+            json!({"surcharge": "1%", "country": "FR", "rate": "reduced", "cat": "VAT"}),
         ];
         let combos = [
             (None, Some("standard"), Some("general"), Some("21%"), None),

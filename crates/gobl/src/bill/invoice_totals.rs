@@ -124,7 +124,8 @@ impl Totals {
         payable: Amount,
         ctx: &Ctx,
     ) -> Result<Obj, CalcError> {
-        let mut t = Obj::new();
+        // Sized up front: a map that grows re-places its members each time.
+        let mut t = Obj::with_capacity(16);
         set_amount(&mut t, "sum", round(self.sum, ctx)?);
         if let Some(d) = self.discount {
             set_amount(&mut t, "discount", round(d, ctx)?);
@@ -153,11 +154,11 @@ impl Totals {
 
     /// `totals.taxes`: the categories with their rates, the sum and the retained sum.
     fn taxes_json(&self, cats: &[CatTotal], ctx: &Ctx) -> Result<Obj, CalcError> {
-        let mut list = Vec::new();
+        let mut list = Vec::with_capacity(cats.len());
         for ct in cats {
             list.push(category_json(ct, ctx)?);
         }
-        let mut taxes = Obj::new();
+        let mut taxes = Obj::with_capacity(3);
         taxes.insert("categories".into(), Value::Array(list));
         set_amount(&mut taxes, "sum", round(self.tax.sum, ctx)?);
         if let Some(rt) = self.tax.retained {
@@ -169,7 +170,7 @@ impl Totals {
 
 /// One category of `totals.taxes`, rounded.
 fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
-    let mut co = Obj::new();
+    let mut co = Obj::with_capacity(6);
     co.insert("code".into(), Value::String(ct.code.clone()));
     if ct.retained {
         co.insert("retained".into(), Value::Bool(true));
@@ -177,7 +178,7 @@ fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     if ct.informative {
         co.insert("informative".into(), Value::Bool(true));
     }
-    let mut rl = Vec::new();
+    let mut rl = Vec::with_capacity(ct.rates.len());
     for rt in &ct.rates {
         rl.push(rate_json(rt, ctx)?);
     }
@@ -191,7 +192,7 @@ fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
 
 /// One rate of a category of `totals.taxes`, rounded.
 fn rate_json(rt: &RateTotal, ctx: &Ctx) -> Result<Value, CalcError> {
-    let mut ro = Obj::new();
+    let mut ro = Obj::with_capacity(7);
     if let Some(c) = &rt.country {
         ro.insert("country".into(), Value::String(c.clone()));
     }
