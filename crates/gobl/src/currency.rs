@@ -30,22 +30,16 @@ pub fn subunits(code: &str) -> Option<u32> {
         .map(|(s, _)| *s)
 }
 
-/// Whether the space-separated `list` holds `code`. Compared in place: splitting the list
-/// with a pattern costs a search call per code, and a document looks its currency up often.
+/// Whether the space-separated `list` holds `code`: a quick search for the text first (most
+/// lists do not hold it), then a check that a match is a whole code. Splitting the list to
+/// compare code by code cost a search call per code, and a build looks its currency up thrice.
 fn lists(list: &str, code: &str) -> bool {
-    let (list, code) = (list.as_bytes(), code.as_bytes());
-    let mut start = 0;
-    while start < list.len() {
-        let end = list[start..]
-            .iter()
-            .position(|&b| b == b' ')
-            .map_or(list.len(), |n| start + n);
-        if end - start == code.len() && list[start..end] == *code {
-            return true;
-        }
-        start = end + 1;
-    }
-    false
+    let bytes = list.as_bytes();
+    let whole = |(i, _): (usize, &str)| {
+        let end = i + code.len();
+        (i == 0 || bytes[i - 1] == b' ') && (end == bytes.len() || bytes[end] == b' ')
+    };
+    list.contains(code) && list.match_indices(code).any(whole)
 }
 
 /// Whether the currency code is known.
