@@ -26,9 +26,9 @@ pub enum CanonicalError {
 
 /// The canonical JSON text of `value`.
 pub fn canonical(value: &Value) -> Result<String, CanonicalError> {
-    let mut out = String::with_capacity(256);
+    let mut out = Out::whole();
     write_tree(&mut out, value, &mut Vec::new())?;
-    Ok(out)
+    Ok(out.text)
 }
 
 /// The canonical JSON of `value` as bytes (what the digest hashes).
@@ -48,6 +48,8 @@ pub fn canonical_number(literal: &str) -> Result<String, CanonicalError> {
 enum Node<'a, T> {
     Null,
     Bool(bool),
+    /// An integer number, written as it is (no literal to spell out and parse again).
+    Int(i64),
     Number(std::borrow::Cow<'a, str>),
     String(&'a str),
     Array(&'a [T]),
@@ -92,7 +94,10 @@ impl Tree for serde_json::Value {
         match self {
             J::Null => Node::Null,
             J::Bool(b) => Node::Bool(*b),
-            J::Number(n) => Node::Number(n.to_string().into()),
+            J::Number(n) => match n.as_i64() {
+                Some(i) => Node::Int(i),
+                None => Node::Number(n.to_string().into()),
+            },
             J::String(s) => Node::String(s),
             J::Array(items) => Node::Array(items),
             J::Object(m) => {
@@ -111,49 +116,104 @@ impl Tree for serde_json::Value {
 /// [`Value`] conversion, without building that copy of the tree (a document is digested on
 /// every build).
 pub fn canonical_serde(value: &serde_json::Value) -> Result<String, CanonicalError> {
-    let mut out = String::with_capacity(256);
+    let mut out = Out::whole();
     write_tree(&mut out, value, &mut Vec::new())?;
-    Ok(out)
+    Ok(out.text)
+}
+
+/// [`canonical_serde`] handed to `each` in pieces of a few kilobytes, in order: a digest
+/// hashes them as they come instead of holding (and growing) the whole text.
+pub fn canonical_serde_pieces(
+    value: &serde_json::Value,
+    each: &mut dyn FnMut(&str),
+) -> Result<(), CanonicalError> {
+    let mut out = Out {
+        text: String::with_capacity(2 * PIECE),
+        each: Some(each),
+    };
+    write_tree(&mut out, value, &mut Vec::new())?;
+    out.hand_over();
+    Ok(())
+}
+
+/// The size from which the text written so far is handed over as a piece.
+const PIECE: usize = 4096;
+
+/// Where canonical text goes: a string kept whole, or one handed over piece by piece.
+struct Out<'f> {
+    text: String,
+    each: Option<&'f mut dyn FnMut(&str)>,
+}
+
+impl Out<'_> {
+    fn whole() -> Self {
+        Out {
+            text: String::with_capacity(256),
+            each: None,
+        }
+    }
+
+    /// Hand over the text written so far, if there is a taker.
+    fn hand_over(&mut self) {
+        if let Some(each) = self.each.as_mut() {
+            each(&self.text);
+            self.text.clear();
+        }
+    }
+
+    /// [`Self::hand_over`] once a piece's worth is written (called between values).
+    fn piece_done(&mut self) {
+        if self.text.len() >= PIECE {
+            self.hand_over();
+        }
+    }
 }
 
 fn write_tree<'a, T: Tree>(
-    out: &mut String,
+    out: &mut Out<'_>,
     value: &'a T,
     members: &mut Members<'a, T>,
 ) -> Result<(), CanonicalError> {
     let start = members.len();
+    let text = &mut out.text;
     match value.node(members) {
-        Node::Null => out.push_str("null"),
-        Node::Bool(true) => out.push_str("true"),
-        Node::Bool(false) => out.push_str("false"),
-        Node::Number(n) => write_number(out, &n)?,
-        Node::String(s) => write_json_string(out, s),
+        Node::Null => text.push_str("null"),
+        Node::Bool(true) => text.push_str("true"),
+        Node::Bool(false) => text.push_str("false"),
+        Node::Int(i) => {
+            use std::fmt::Write as _;
+            let _ = write!(text, "{i}");
+        }
+        Node::Number(n) => write_number(text, &n)?,
+        Node::String(s) => write_json_string(text, s),
         Node::Array(items) => {
-            out.push('[');
+            text.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.text.push(',');
                 }
                 write_tree(out, item, members)?;
+                out.piece_done();
             }
-            out.push(']');
+            out.text.push(']');
         }
         Node::Object => {
             let end = members.len();
             // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
             members[start..end].sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
+            text.push('{');
             for i in start..end {
                 if i > start {
-                    out.push(',');
+                    out.text.push(',');
                 }
                 let (k, v) = members[i];
-                write_json_string(out, k);
-                out.push(':');
+                write_json_string(&mut out.text, k);
+                out.text.push(':');
                 // The members of `v` go on top of this object's, and are taken off again.
                 write_tree(out, v, members)?;
+                out.piece_done();
             }
-            out.push('}');
+            out.text.push('}');
             members.truncate(start);
         }
     }
@@ -232,6 +292,19 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
         let via = super::canonical(&crate::json::Value::from(&v)).unwrap();
         assert_eq!(super::canonical_serde(&v).unwrap(), via);
+    }
+
+    #[test]
+    fn pieces_make_the_whole_text() {
+        let items: Vec<serde_json::Value> = (0..2000)
+            .map(|i| serde_json::json!({"i": i, "n": -i, "x": 1.5, "name": format!("item \"{i}\"\n")}))
+            .collect();
+        let v = serde_json::json!({"b": items, "a": null});
+        let whole = super::canonical_serde(&v).unwrap();
+        let mut pieces = Vec::new();
+        super::canonical_serde_pieces(&v, &mut |p| pieces.push(p.to_string())).unwrap();
+        assert!(pieces.len() > 1);
+        assert_eq!(pieces.concat(), whole);
     }
 
     #[test]

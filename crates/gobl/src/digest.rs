@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::canonical::{CanonicalError, canonical_bytes, canonical_serde};
+use crate::canonical::{CanonicalError, canonical_bytes, canonical_serde_pieces};
 use crate::json::Value;
 
 /// The only digest algorithm GOBL uses.
@@ -43,5 +43,11 @@ pub fn digest(doc: &Value) -> Result<Digest, CanonicalError> {
 
 /// [`digest`] of a `serde_json` value, the same as of its [`Value`] conversion.
 pub fn digest_serde(doc: &serde_json::Value) -> Result<Digest, CanonicalError> {
-    Ok(Digest::sha256(canonical_serde(doc)?.as_bytes()))
+    // Hashed as it is written: the whole text is never held.
+    let mut hasher = Sha256::new();
+    canonical_serde_pieces(doc, &mut |piece| hasher.update(piece.as_bytes()))?;
+    Ok(Digest {
+        alg: SHA256.to_owned(),
+        val: hex::encode(hasher.finalize()),
+    })
 }

@@ -590,10 +590,7 @@ pub(crate) fn write_json_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let mut start = 0;
     // Most strings need no escape at all: find each byte that does and copy the runs between.
-    while let Some(n) = bytes[start..]
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-    {
+    while let Some(n) = find_escape(&bytes[start..]) {
         let i = start + n;
         out.push_str(&s[start..i]);
         write_escape(out, bytes[i]);
@@ -601,6 +598,32 @@ pub(crate) fn write_json_string(out: &mut String, s: &str) {
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// The first byte of `bytes` that needs escaping: eight bytes are checked at once (most text
+/// has none), the last few and a matching eight one by one.
+fn find_escape(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Nonzero iff a byte of `x` is below `n` (`n` ≤ 0x80): the classic "has less" test.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let needs_escape = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        // A byte equal to `c` is a zero byte of `x ^ c…c`, i.e. below 1.
+        let hit = below(x, 0x20)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1);
+        if hit != 0 {
+            break;
+        }
+        at += 8;
+    }
+    bytes[at..]
+        .iter()
+        .position(|&b| needs_escape(b))
+        .map(|n| at + n)
 }
 
 /// The escape of one byte that JSON strings cannot hold raw: `"`, `\` or a control character.
@@ -745,6 +768,24 @@ impl<'de> serde::Deserialize<'de> for Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn escapes_are_found_wherever_they_are() {
+        let naive = |b: &[u8]| b.iter().position(|&c| c < 0x20 || c == b'"' || c == b'\\');
+        for len in 0..24 {
+            for at in 0..=len {
+                for c in [
+                    b'"', b'\\', 0x00, 0x1f, b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']',
+                ] {
+                    let mut b = vec![b'x'; len];
+                    if at < len {
+                        b[at] = c;
+                    }
+                    assert_eq!(super::find_escape(&b), naive(&b), "{b:?}");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     #[test]
