@@ -1,6 +1,6 @@
 //! Tax combos (`{"cat":"VAT","rate":"general",...}`): normalisation and rate resolution.
 
-use std::fmt::Display;
+use std::fmt::{Display, Write as _};
 
 use serde_json::Value;
 
@@ -133,25 +133,41 @@ impl Combo {
 
     /// [`Combo::write`] of a combo that has only the members of [`MEMBER_ORDER`] (as most
     /// have): their order is then that one whatever the edits, so the map is edited in place
-    /// and only a member out of order is moved, instead of the map being rebuilt.
+    /// in that order. A member is replaced only when its text changes, a new one is inserted
+    /// at its place, and only a member out of order is moved.
     fn write_members_only(&self, o: &mut Obj) {
-        let text = |v: &Option<String>| v.clone().map(Value::String);
-        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_string()));
-        set(o, "country", text(&self.country));
-        set(o, "key", text(&self.key));
-        set(o, "rate", text(&self.rate));
-        set(o, "percent", percent(self.percent));
-        set(o, "surcharge", percent(self.surcharge));
         let mut at = 0;
         for k in MEMBER_ORDER {
-            let Some(i) = o.keys().position(|x| x == k) else {
-                continue;
+            let here = o.keys().position(|x| x == k);
+            let text = match k {
+                "country" => Text::Str(self.country.as_deref()),
+                "key" => Text::Str(self.key.as_deref()),
+                "rate" => Text::Str(self.rate.as_deref()),
+                "percent" => Text::Percent(self.percent),
+                "surcharge" => Text::Percent(self.surcharge),
+                _ => Text::Kept,
             };
-            if i != at
-                && let Some(v) = get_mut(o, k).map(std::mem::take)
-            {
-                // `shift_insert` of a present key moves it there.
-                o.shift_insert(at, k.to_string(), v);
+            match (here, text) {
+                (None, Text::Kept | Text::Str(None) | Text::Percent(None)) => continue,
+                (Some(_), Text::Str(None) | Text::Percent(None)) => {
+                    // Members before `at` are placed, so this one is after them.
+                    o.shift_remove(k);
+                    continue;
+                }
+                (None, t) => {
+                    o.shift_insert(at, k.to_string(), Value::String(t.to_string()));
+                }
+                (Some(i), t) => {
+                    if let Some(v) = get_mut(o, k) {
+                        t.write_into(v);
+                    }
+                    if i != at
+                        && let Some(v) = get_mut(o, k).map(std::mem::take)
+                    {
+                        // `shift_insert` of a present key moves it there.
+                        o.shift_insert(at, k.to_string(), v);
+                    }
+                }
             }
             at += 1;
         }
@@ -246,17 +262,65 @@ fn set_member(members: &mut Vec<(String, Value)>, k: &str, v: Option<Value>) {
     }
 }
 
-/// Set (`Some`) or remove (`None`) member `k` of a map.
-fn set(o: &mut Obj, k: &str, v: Option<Value>) {
-    match (get_mut(o, k), v) {
-        (Some(slot), Some(v)) => *slot = v,
-        (None, Some(v)) => {
-            o.insert(k.to_string(), v);
+/// What a combo member is written as: kept as it is, or a text (`None`: removed).
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Kept,
+    Str(Option<&'a str>),
+    Percent(Option<Percentage>),
+}
+
+impl Text<'_> {
+    /// Set `v` to this text, unless it holds that text already (no allocation then).
+    fn write_into(self, v: &mut Value) {
+        let same = match (self, &*v) {
+            (Text::Kept, _) => true,
+            (Text::Str(Some(t)), Value::String(s)) => s == t,
+            (Text::Percent(Some(p)), Value::String(s)) => {
+                let mut buf = StackText::default();
+                write!(buf, "{p}").is_ok() && buf.as_str() == s
+            }
+            _ => false,
+        };
+        if !same {
+            *v = Value::String(self.to_string());
         }
-        (Some(_), None) => {
-            o.remove(k);
+    }
+}
+
+impl Display for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Text::Str(Some(t)) => f.write_str(t),
+            Text::Percent(Some(p)) => p.fmt(f),
+            _ => Ok(()),
         }
-        (None, None) => {}
+    }
+}
+
+/// A short text written on the stack, to compare with one in the document without
+/// allocating; writing more than it holds fails.
+#[derive(Default)]
+struct StackText {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.buf
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
