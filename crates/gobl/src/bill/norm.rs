@@ -44,22 +44,6 @@ fn short_schema_of(v: &Value) -> &str {
     v.as_object().map(short_schema).unwrap_or("")
 }
 
-/// Walk the document and normalise every `tax_id` object.
-fn normalize_tax_ids(v: &mut Value) {
-    match v {
-        Value::Object(o) => {
-            if let Some(Value::Object(t)) = get_mut(o, "tax_id") {
-                normalize_identity(t);
-            }
-            for (_, x) in o.iter_mut() {
-                normalize_tax_ids(x);
-            }
-        }
-        Value::Array(a) => a.iter_mut().for_each(normalize_tax_ids),
-        _ => {}
-    }
-}
-
 /// Normalise a tax identity: its code cleaned of symbols and country prefix (and a French
 /// SIREN completed to a VAT code).
 fn normalize_identity(t: &mut Obj) {
@@ -329,29 +313,44 @@ const ADDRESS_FIELDS: &[&str] = &[
     "meta",
 ];
 
-/// Drop what the reference's typed decoding and `omitempty` encoding would not keep: null
-/// members, empty arrays, empty `ext`/`meta` maps, and unknown members of addresses.
-fn drop_empty(v: &mut Value) {
+/// Walk the document once: normalise every `tax_id` object and, when `drop` (bill
+/// documents), drop what the reference's typed decoding and `omitempty` encoding would not
+/// keep: null members, empty arrays, empty `ext`/`meta` maps, and unknown members of
+/// addresses. (A tax id is normalised after its parent's members are dropped, as when these
+/// were two walks, dropping first.)
+fn clean_tree(v: &mut Value, drop: bool) {
     match v {
         Value::Object(o) => {
-            o.retain(|k, x| {
-                !(x.is_null()
-                    || x.as_array().is_some_and(Vec::is_empty)
-                    || (matches!(k.as_str(), "ext" | "meta")
-                        && x.as_object().is_some_and(|m| m.is_empty())))
-            });
-            if let Some(Value::Array(a)) = get_mut(o, "addresses") {
-                for ad in a.iter_mut().filter_map(Value::as_object_mut) {
-                    ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
-                }
+            if drop {
+                drop_empty_members(o);
+            }
+            if let Some(Value::Object(t)) = get_mut(o, "tax_id") {
+                normalize_identity(t);
             }
             for (_, x) in o.iter_mut() {
-                drop_empty(x);
+                clean_tree(x, drop);
             }
-            o.retain(|_, x| !x.as_array().is_some_and(Vec::is_empty));
+            if drop {
+                o.retain(|_, x| !x.as_array().is_some_and(Vec::is_empty));
+            }
         }
-        Value::Array(a) => a.iter_mut().for_each(drop_empty),
+        Value::Array(a) => a.iter_mut().for_each(|x| clean_tree(x, drop)),
         _ => {}
+    }
+}
+
+/// [`clean_tree`]'s dropping of an object's own members (before its members are walked).
+fn drop_empty_members(o: &mut Obj) {
+    o.retain(|k, x| {
+        !(x.is_null()
+            || x.as_array().is_some_and(Vec::is_empty)
+            || (matches!(k.as_str(), "ext" | "meta")
+                && x.as_object().is_some_and(|m| m.is_empty())))
+    });
+    if let Some(Value::Array(a)) = get_mut(o, "addresses") {
+        for ad in a.iter_mut().filter_map(Value::as_object_mut) {
+            ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
+        }
     }
 }
 
@@ -398,10 +397,8 @@ fn drop_empty_line_discounts(doc: &mut Obj) {
 /// Unknown schemas are carried as they are.
 pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
     let mut v = Value::Object(std::mem::take(doc));
-    if short_schema_of(&v).starts_with("bill/") {
-        drop_empty(&mut v);
-    }
-    normalize_tax_ids(&mut v);
+    let bill = short_schema_of(&v).starts_with("bill/");
+    clean_tree(&mut v, bill);
     if let Value::Object(o) = v {
         *doc = o;
     }
