@@ -64,9 +64,7 @@ impl Silo {
             data: None,
             faults: prepared.faults.clone().unwrap_or_default(),
         };
-        let mut tx = self.store().begin_write().await?;
-        if !db::envelopes::insert(&mut tx, ws, &entry, &fingerprint).await? {
-            tx.rollback().await?;
+        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, &prepared.text).await? {
             return match self.find(ws, entry.id).await? {
                 Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
                     Ok(stored)
@@ -81,8 +79,6 @@ impl Silo {
                 ))),
             };
         }
-        db::versions::insert(&mut tx, ws, entry.id, &entry.version, at, &prepared.text).await?;
-        tx.commit().await?;
         Ok(Entry {
             data: Some(prepared.text),
             ..entry

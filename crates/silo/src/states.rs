@@ -1,7 +1,7 @@
 //! State changes of envelopes.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use folio_store::{Backend, Scope};
+use folio_store::Scope;
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
@@ -63,22 +63,7 @@ impl Silo {
             return self.set_state(ws, id, new).await.map(Some);
         }
         let state = new_state(new)?;
-        let added = match self.store().backend() {
-            Backend::Postgres => {
-                db::states::add_once_postgres(self.store(), ws, id, &state).await?
-            }
-            Backend::Sqlite => {
-                let mut tx = self.store().begin_write().await?;
-                if db::states::make_current_once(&mut tx, ws, id, &state).await? {
-                    db::states::insert(&mut tx, ws, id, &state).await?;
-                    tx.commit().await?;
-                    true
-                } else {
-                    tx.rollback().await?;
-                    false
-                }
-            }
-        };
+        let added = db::states::add_once(self.store(), ws, id, &state).await?;
         if added {
             return Ok(Some(state));
         }

@@ -8,9 +8,10 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{AnyPool, ConnectOptions, Executor};
+use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::StoreError;
+use crate::writer::{Lane, SAVEPOINT, WriteTx};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
@@ -38,6 +39,28 @@ impl Backend {
         }
     }
 
+    /// One statement's round trip that runs the write `first` and, only when it changed a
+    /// row, inserts the row `values` (a select list) with `into` (`INSERT INTO t (cols)`), then
+    /// `tail` (`ON CONFLICT ...`): both or neither. Run it with
+    /// [`WriteQuery::write`](crate::WriteQuery::write); rows affected above zero mean `first`
+    /// changed a row. Placeholders are shared: `$n` is the same value in both parts.
+    ///
+    /// PostgreSQL: `first` as a data-modifying `WITH`. SQLite, which has none: both
+    /// statements in one script, in a savepoint (see `crate::writer`).
+    pub fn then_insert(self, first: &str, into: &str, values: &str, tail: &str) -> String {
+        match self {
+            Backend::Postgres => {
+                format!(
+                    "WITH first AS ({first} RETURNING 1) {into} SELECT {values} FROM first {tail}"
+                )
+            }
+            Backend::Sqlite => format!(
+                "SAVEPOINT {SAVEPOINT}; {first}; {into} SELECT {values} WHERE changes() > 0 {tail}; \
+                 RELEASE {SAVEPOINT}"
+            ),
+        }
+    }
+
     /// Row-locking suffix for a queue claim `SELECT`: `FOR UPDATE SKIP LOCKED` on PostgreSQL,
     /// nothing on SQLite (where a write transaction is already exclusive; see
     /// [`Store::begin_write`]). Starts with a space so it can be appended to a statement.
@@ -55,42 +78,9 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: Arc<str>,
-    /// SQLite has one writer at a time: write transactions of this process queue here, in
-    /// order, instead of in SQLite's busy handler, whose back-off sleeps (up to 100 ms a try)
-    /// made the p99 of concurrent writes ~80 ms.
-    writer: Arc<tokio::sync::Mutex<()>>,
-}
-
-/// A write transaction ([`Store::begin_write`]): use it as the connection (`&mut *tx`), then
-/// `commit` or `rollback`. On SQLite it holds the store's writer lock until it ends.
-pub struct WriteTx {
-    tx: sqlx::Transaction<'static, sqlx::Any>,
-    _writer: Option<tokio::sync::OwnedMutexGuard<()>>,
-}
-
-impl WriteTx {
-    /// Commits the transaction.
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.tx.commit().await
-    }
-
-    /// Rolls the transaction back.
-    pub async fn rollback(self) -> Result<(), sqlx::Error> {
-        self.tx.rollback().await
-    }
-}
-
-impl std::ops::Deref for WriteTx {
-    type Target = sqlx::AnyConnection;
-    fn deref(&self) -> &Self::Target {
-        &self.tx
-    }
-}
-
-impl std::ops::DerefMut for WriteTx {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.tx
-    }
+    /// SQLite's one writer connection, which every write of this process goes through (see
+    /// [`crate::writer`]); `None` on PostgreSQL.
+    lane: Option<Arc<Lane>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -124,7 +114,7 @@ impl Store {
                 pool,
                 backend: Backend::Postgres,
                 url: database.into(),
-                writer: Arc::default(),
+                lane: None,
             }
         } else if lower.contains("://") && !lower.starts_with("sqlite:") {
             return Err(StoreError::Invalid(format!(
@@ -151,11 +141,13 @@ impl Store {
                 })
                 .connect(&url)
                 .await?;
+            let mut writer = AnyConnection::connect(&url).await?;
+            writer.execute(SQLITE_PRAGMAS).await?;
             Store {
                 pool,
                 backend: Backend::Sqlite,
                 url: url.into(),
-                writer: Arc::default(),
+                lane: Some(Lane::new(writer)),
             }
         };
         store.migrate().await?;
@@ -210,23 +202,19 @@ impl Store {
         Ok(())
     }
 
-    /// Start a transaction that will write. On SQLite this is `BEGIN IMMEDIATE`, which takes the
-    /// write lock up front (waiting up to the busy timeout) so a read-then-write transaction
-    /// cannot fail half way with `SQLITE_BUSY`; on PostgreSQL it is a plain `BEGIN`.
+    /// Starts a transaction that will write: on PostgreSQL a plain `BEGIN`; on SQLite the
+    /// writer's turn, in a group commit ([`WriteTx`]), which also means a read-then-write
+    /// transaction cannot fail half way with `SQLITE_BUSY`.
     pub async fn begin_write(&self) -> Result<WriteTx, StoreError> {
-        Ok(match self.backend {
-            Backend::Sqlite => {
-                let writer = self.writer.clone().lock_owned().await;
-                WriteTx {
-                    tx: self.pool.begin_with("BEGIN IMMEDIATE").await?,
-                    _writer: Some(writer),
-                }
-            }
-            Backend::Postgres => WriteTx {
-                tx: self.pool.begin().await?,
-                _writer: None,
-            },
+        Ok(match self.lane() {
+            Some(lane) => WriteTx::sqlite(lane).await?,
+            None => WriteTx::postgres(self.pool.begin().await?),
         })
+    }
+
+    /// SQLite's writer (`None` on PostgreSQL).
+    pub(crate) fn lane(&self) -> Option<&Arc<Lane>> {
+        self.lane.as_ref()
     }
 
     /// Close all connections, waiting for checked-out ones to be returned.

@@ -27,7 +27,9 @@
 //!   works on both; so does `RETURNING`.
 //! - Unique violations: [`StoreError::is_unique_violation`] / [`StoreError::unique_as_conflict`].
 //!   On PostgreSQL a failed statement aborts its transaction, so inside one use `ON CONFLICT`.
-//! - Transactions that read and then write: [`Store::begin_write`] (`BEGIN IMMEDIATE` on SQLite).
+//! - Writes: a transaction with [`Store::begin_write`], one statement with [`WriteQuery::write`]
+//!   or [`WriteQuery::write_returning`]. Never a write on [`Store::pool`]: on SQLite every write
+//!   goes through the one writer connection (group commit, no busy waits).
 //!   Queue claims: append [`Backend::skip_locked`] to the claiming `SELECT`.
 //! - `LISTEN/NOTIFY`: `Any` has no listener; connect a `sqlx::postgres::PgListener` to
 //!   [`Store::database_url`] when [`Store::backend`] is [`Backend::Postgres`].
@@ -43,11 +45,13 @@ pub mod testing;
 mod time;
 mod tokens;
 mod workspaces;
+mod writer;
 
 pub use blobs::Blobs;
-pub use db::{Backend, Store, WriteTx};
+pub use db::{Backend, Store};
 pub use error::StoreError;
 pub use scope::{Query, Scope};
 pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;
 pub use workspaces::Workspace;
+pub use writer::{WriteQuery, WriteTx};

@@ -2,6 +2,7 @@
 
 use rand::RngCore;
 
+use crate::WriteQuery;
 use crate::{Store, StoreError, millis, now};
 
 /// Name of the HS256 key that signs API tokens.
@@ -25,7 +26,7 @@ impl Store {
         .bind(API_TOKEN_KEY)
         .bind(fresh)
         .bind(millis(now()))
-        .execute(self.pool())
+        .write(self)
         .await?;
         self.read_secret(API_TOKEN_KEY)
             .await?

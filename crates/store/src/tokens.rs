@@ -6,6 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
+use crate::WriteQuery;
 use crate::workspaces::parse_uuid;
 use crate::{Store, StoreError, from_millis, millis, now};
 
@@ -61,7 +62,7 @@ impl Store {
         .bind(millis(t.created_at))
         .bind(t.expires_at.map(millis))
         .bind(t.revoked_at.map(millis))
-        .execute(self.pool())
+        .write(self)
         .await
         .map_err(|e| StoreError::from(e).unique_as_conflict(format!("token {} exists", t.id)))?;
         Ok(())
@@ -100,7 +101,7 @@ impl Store {
             sqlx::query("UPDATE tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1")
                 .bind(id.to_string())
                 .bind(millis(now()))
-                .execute(self.pool())
+                .write(self)
                 .await?;
         Ok(done.rows_affected() > 0)
     }

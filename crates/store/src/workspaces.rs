@@ -5,6 +5,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
+use crate::WriteQuery;
 use crate::{Store, StoreError, from_millis, millis, now};
 
 /// A tenant: API tokens, envelopes and workflows belong to one workspace.
@@ -55,7 +56,7 @@ impl Store {
             .bind(ws.id.to_string())
             .bind(&ws.name)
             .bind(millis(ws.created_at))
-            .execute(self.pool())
+            .write(self)
             .await
             .map_err(|e| {
                 StoreError::from(e)

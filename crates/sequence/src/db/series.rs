@@ -1,7 +1,7 @@
 //! `sequence_series` rows.
 
 use folio_store::rows::{uuid, uuid_opt};
-use folio_store::{Scope, Store, from_millis, millis};
+use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
@@ -28,7 +28,7 @@ pub(crate) async fn insert(store: &Store, scope: Scope, s: &Series) -> SequenceR
         .bind(s.def.suffix.clone())
         .bind(s.def.padding)
         .bind(s.def.start)
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -1,7 +1,7 @@
 //! `silo_envelopes` rows.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Scope, Store, WriteTx, millis};
+use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
 use sqlx::{Any, Executor, Row};
 use uuid::Uuid;
 
@@ -9,22 +9,33 @@ use super::rows::{self, ENTRY_COLUMNS, to_json};
 use crate::SiloResult;
 use crate::model::Entry;
 
-/// Inserts a new envelope unless its id (or its key) is taken; true when inserted.
-pub(crate) async fn insert(
-    tx: &mut WriteTx,
+const INSERT: &str = "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, \
+     folder, env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
+     faults) VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
+     ON CONFLICT DO NOTHING";
+
+/// Inserts a new envelope with its first version (`text`) unless its id (or its key) is taken;
+/// true when inserted, false when nothing was written. One round trip.
+pub(crate) async fn create(
+    store: &Store,
     ws: Scope,
     e: &Entry,
     fingerprint: &str,
+    text: &str,
 ) -> SiloResult<bool> {
-    let done = ws
-        .query(
-            "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
-             env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
-             faults) \
-             VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(e.id.to_string())
+    let sql = store.backend().then_insert(
+        INSERT,
+        "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data)",
+        "$1, $2, $10, $3, $15",
+        "",
+    );
+    let q = bind_new(ws.query(&sql), e, fingerprint).bind(text.to_owned());
+    Ok(q.write(store).await?.rows_affected() > 0)
+}
+
+/// Binds `$2`..`$14` of [`INSERT`] (the scope bound `$1`).
+fn bind_new<'q>(q: Query<'q>, e: &Entry, fingerprint: &str) -> Query<'q> {
+    q.bind(e.id.to_string())
         .bind(millis(e.created_at))
         .bind(e.key.clone())
         .bind(e.folder.clone())
@@ -37,9 +48,6 @@ pub(crate) async fn insert(
         .bind(to_json(&e.meta))
         .bind(fingerprint.to_owned())
         .bind(faults_column(&e.faults))
-        .execute(&mut **tx)
-        .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 /// The envelope with its current data (without files), and its creation fingerprint.
@@ -100,7 +108,7 @@ pub(crate) async fn set_folder(
         .bind(id.to_string())
         .bind(folder)
         .bind(millis(at))
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -1,6 +1,6 @@
 //! `silo_keys` rows: the workspaces' signing keys, ranked.
 
-use folio_store::{Scope, Store, millis, now};
+use folio_store::{Scope, Store, WriteQuery, millis, now};
 use sqlx::Row;
 
 use crate::SiloResult;
@@ -19,7 +19,7 @@ pub(crate) async fn insert_first(
     .bind(kid)
     .bind(millis(now()))
     .bind(private_jwk)
-    .execute(store.pool())
+    .write(store)
     .await?;
     Ok(())
 }

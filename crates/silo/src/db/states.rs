@@ -1,7 +1,7 @@
 //! `silo_states` rows, and the envelope's current state they set.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Query, Scope, Store, WriteTx, millis};
+use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
 use uuid::Uuid;
 
 use super::rows::{self, STATE_COLUMNS, to_json};
@@ -89,44 +89,29 @@ pub(crate) async fn insert(
     Ok(())
 }
 
-/// Both envelope checks of [`add_once_postgres`] and [`make_current_once`]: the envelope
-/// exists and has no state from this `src_id` ($9) yet.
+/// The envelope check of [`add_once`]: the envelope exists and has no state from this `src_id` ($9) yet.
 const NOT_YET: &str = "workspace_id = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM silo_states \
                        WHERE workspace_id = $1 AND envelope_id = $2 AND src_id = $9)";
 
-/// PostgreSQL: makes the state current and adds it, in one statement, unless the envelope has a
-/// state from the same `src_id`; true when added.
-pub(crate) async fn add_once_postgres(
+/// Makes the state current and adds it, in one round trip, unless the envelope has a state
+/// from the same `src_id`; true when added.
+pub(crate) async fn add_once(
     store: &Store,
     ws: Scope,
     envelope_id: Uuid,
     state: &State,
 ) -> SiloResult<bool> {
-    let sql = format!(
-        "WITH touched AS (UPDATE silo_envelopes SET state = $5, updated_at = $4 \
-         WHERE {NOT_YET} RETURNING id) \
-         INSERT INTO silo_states (workspace_id, envelope_id, id, created_at, key, notes, \
-         meta, src, src_id) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM touched"
+    let sql = store.backend().then_insert(
+        &format!("UPDATE silo_envelopes SET state = $5, updated_at = $4 WHERE {NOT_YET}"),
+        "INSERT INTO silo_states (workspace_id, envelope_id, id, created_at, key, notes, meta, \
+         src, src_id)",
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9",
+        "",
     );
     let done = bind_state(ws.query(&sql), envelope_id, state)
-        .execute(store.pool())
+        .write(store)
         .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Makes the state current unless the envelope has a state from the same `src_id` (add it with
-/// [`insert`] in the same transaction); true when made current.
-pub(crate) async fn make_current_once(
-    tx: &mut WriteTx,
-    ws: Scope,
-    envelope_id: Uuid,
-    state: &State,
-) -> SiloResult<bool> {
-    let sql = format!("UPDATE silo_envelopes SET state = $5, updated_at = $4 WHERE {NOT_YET}");
-    let done = bind_state(ws.query(&sql), envelope_id, state)
-        .execute(&mut **tx)
-        .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(done.rows_affected() > 0)
 }
 
 /// The envelope's states, oldest first.

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use folio_api::page::Position;
 use folio_store::rows::{json, uuid, uuid_opt};
-use folio_store::{Backend, Scope, Store, from_millis, millis};
+use folio_store::{Backend, Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
@@ -61,7 +61,7 @@ pub(crate) async fn insert(
         .bind(start.intent_id.to_string())
         .bind(start.input)
         .bind(crate::engine::READY_CHANNEL)
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(done.rows_affected() > 0)
 }
@@ -173,7 +173,7 @@ pub(crate) async fn adopt_envelope(
         )
         .bind(id.to_string())
         .bind(envelope_id.to_string())
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(())
 }

@@ -9,7 +9,7 @@
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
-use folio_store::{Backend, Query, Scope, Store, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteQuery, millis};
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -71,7 +71,7 @@ pub(crate) async fn claim(
         .bind(owner.to_string())
         .bind(millis(until))
         .bind(millis(now))
-        .fetch_optional(store.pool())
+        .write_returning(store)
         .await?;
     row.map(|row| claimed(&row, owner)).transpose()
 }
@@ -118,7 +118,7 @@ pub(crate) async fn renew(
         .bind(lease.job_id.to_string())
         .bind(lease.owner.to_string())
         .bind(millis(until))
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -138,7 +138,7 @@ pub(crate) async fn release(
         .bind(lease.job_id.to_string())
         .bind(lease.owner.to_string())
         .bind(millis(ready_at))
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(())
 }
@@ -164,9 +164,7 @@ pub(crate) async fn advance(
         // matched) and, for a finished job, the notice (sent when it commits)
         let sql = format!(
             "WITH job AS ({UPDATE_JOB} RETURNING id), \
-             intent AS (INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, \
-             name, provider, completed, created_at, updated_at, events) \
-             SELECT $1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24 FROM job {UPSERT_INTENT}) \
+             intent AS ({INTENT_INTO} SELECT {INTENT_VALUES} FROM job {UPSERT_INTENT}) \
              SELECT {} FROM job",
             if done { "pg_notify($25, job.id)" } else { "1" }
         );
@@ -175,23 +173,10 @@ pub(crate) async fn advance(
             q = q.bind(crate::engine::DONE_CHANNEL);
         }
         // (`execute`: the Any driver cannot decode pg_notify's `void`; `SELECT n` says n rows)
-        return Ok(q.execute(store.pool()).await?.rows_affected() == 1);
+        return Ok(q.write(store).await?.rows_affected() == 1);
     }
-    let mut tx = store.begin_write().await?;
-    let updated = bind(scope.query(UPDATE_JOB)).execute(&mut *tx).await?;
-    if updated.rows_affected() != 1 {
-        tx.rollback().await?;
-        return Ok(false);
-    }
-    let sql = format!(
-        "INSERT INTO transform_intents (workspace_id, job_id, id, seq, step_id, name, provider, \
-         completed, created_at, updated_at, events) \
-         VALUES ($1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24) {UPSERT_INTENT}"
-    );
-    // the same numbering as above: $3..$15 are bound (and unused) so the intent's are $16..
-    bind(scope.query(&sql)).execute(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(true)
+    let sql = Backend::Sqlite.then_insert(UPDATE_JOB, INTENT_INTO, INTENT_VALUES, UPSERT_INTENT);
+    Ok(bind(scope.query(&sql)).write(store).await?.rows_affected() > 0)
 }
 
 /// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` are its new columns.
@@ -199,6 +184,11 @@ const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $4, step_id = $5, in
      intent_seq = $7, attempt = $8, step_state = $9, ready_at = $10, lease_owner = $11, \
      status = $12, completed_at = $13, updated_at = $14, faults = $15 \
      WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
+
+/// The step's intent, saved with the move: `$16`..`$24` (`$3`..`$15` are the job's).
+const INTENT_INTO: &str = "INSERT INTO transform_intents (workspace_id, job_id, id, seq, \
+     step_id, name, provider, completed, created_at, updated_at, events)";
+const INTENT_VALUES: &str = "$1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24";
 
 const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
      completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";

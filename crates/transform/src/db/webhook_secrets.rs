@@ -1,7 +1,7 @@
 //! `transform_webhook_secrets` rows: one per workspace.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Scope, Store, from_millis, millis};
+use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
 
 use crate::error::TransformResult;
@@ -40,7 +40,7 @@ pub(crate) async fn insert(
         )
         .bind(secret.to_string())
         .bind(millis(at))
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(())
 }
@@ -62,7 +62,7 @@ pub(crate) async fn rotate(
         .bind(millis(until))
         .bind(secret.to_string())
         .bind(millis(at))
-        .execute(store.pool())
+        .write(store)
         .await?;
     Ok(())
 }

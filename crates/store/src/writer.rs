@@ -1,0 +1,379 @@
+//! SQLite's one writer, and the write transactions of both backends ([`WriteTx`]).
+//!
+//! SQLite lets one connection write at a time. Writes from a pool's connections would meet in
+//! SQLite's busy handler, whose back-off sleeps (1 ms, 2 ms, 5 ms, ... up to 100 ms a try) made
+//! concurrent writes slow and their p99 long. So every write of this process goes through one
+//! dedicated connection, the [`Lane`], one transaction at a time in the order they asked.
+//!
+//! **Group commit.** Transactions that follow one another on the lane share one SQLite
+//! transaction: each runs in a savepoint of the group's `BEGIN IMMEDIATE`, and the group
+//! commits when its last member finds no one waiting (or it has [`MAX_GROUP`] members). A
+//! member's `commit` returns only once its group has committed, so an acknowledged write is in
+//! the database (WAL) as before; a member that rolls back undoes its savepoint only.
+//!
+//! The turn is handed on by a spawned task ([`finish`]), not by the member's future: a request
+//! dropped half way (its client went away) cannot leave a group uncommitted.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sqlx::any::{AnyQueryResult, AnyRow};
+use sqlx::{AnyConnection, Executor};
+
+use crate::{Query, Store, StoreError};
+use tokio::sync::{Mutex, OwnedMutexGuard, watch};
+
+/// Members at most in one group commit: bounds how long the first member waits for the commit.
+const MAX_GROUP: usize = 64;
+
+/// The savepoint of a member that may roll back alone, and of a script of statements that
+/// must apply together ([`crate::Backend::then_insert`]).
+/// (Spelled out in the statements below.)
+pub(crate) const SAVEPOINT: &str = "folio_write";
+
+/// The outcome of a group's `COMMIT`, as its members see it.
+type Committed = Option<Result<(), Arc<str>>>;
+
+/// The writer connection, one turn at a time.
+pub(crate) struct Lane {
+    turn: Arc<Mutex<Turn>>,
+    /// Transactions waiting for their turn: while there are some, a finishing member hands
+    /// the open group on instead of committing it.
+    queued: AtomicUsize,
+}
+
+/// What the member whose turn it is holds: the connection and the group open on it.
+struct Turn {
+    conn: AnyConnection,
+    group: Option<Group>,
+    /// A savepoint left open by a member that could not finish (no runtime to clean up on).
+    dangling: bool,
+    groups: u64,
+}
+
+struct Group {
+    id: u64,
+    members: usize,
+    done: watch::Sender<Committed>,
+}
+
+impl Lane {
+    pub(crate) fn new(conn: AnyConnection) -> Arc<Lane> {
+        Arc::new(Lane {
+            turn: Arc::new(Mutex::new(Turn {
+                conn,
+                group: None,
+                dangling: false,
+                groups: 0,
+            })),
+            queued: AtomicUsize::new(0),
+        })
+    }
+
+    /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
+    /// statements can be rolled back on their own.
+    async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let turn = Queued(self).wait().await;
+        let mut member = Member {
+            lane: self.clone(),
+            turn: Some(turn),
+            savepoint,
+        };
+        let turn = member.turn_mut();
+        if turn.dangling {
+            rollback_savepoint(&mut turn.conn).await?;
+            turn.dangling = false;
+        }
+        let opening = turn.group.is_none();
+        // one round trip to the connection's thread for what the member needs first
+        let sql = match (opening, savepoint) {
+            (true, true) => "BEGIN IMMEDIATE; SAVEPOINT folio_write",
+            (true, false) => "BEGIN IMMEDIATE",
+            (false, true) => "SAVEPOINT folio_write",
+            (false, false) => "",
+        };
+        if !sql.is_empty()
+            && let Err(e) = turn.conn.execute(sql).await
+        {
+            if opening {
+                // BEGIN may have worked and SAVEPOINT not: leave no transaction behind
+                let _ = turn.conn.execute("ROLLBACK").await;
+            }
+            return Err(e);
+        }
+        if opening {
+            turn.groups += 1;
+            turn.group = Some(Group {
+                id: turn.groups,
+                members: 0,
+                done: watch::channel(None).0,
+            });
+        }
+        if let Some(group) = turn.group.as_mut() {
+            group.members += 1;
+        }
+        turn.dangling = savepoint;
+        Ok(member)
+    }
+}
+
+/// A transaction counted in [`Lane::queued`] until it has its turn (or is dropped waiting).
+struct Queued<'a>(&'a Arc<Lane>);
+
+impl Queued<'_> {
+    async fn wait(self) -> OwnedMutexGuard<Turn> {
+        self.0.turn.clone().lock_owned().await
+    }
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.0.queued.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A transaction on the lane: its turn while it runs.
+struct Member {
+    lane: Arc<Lane>,
+    /// `None` once handed on.
+    turn: Option<OwnedMutexGuard<Turn>>,
+    savepoint: bool,
+}
+
+impl Member {
+    fn turn_mut(&mut self) -> &mut Turn {
+        self.turn
+            .as_mut()
+            .expect("a member holds its turn until it ends")
+    }
+
+    /// Keeps the member's statements and waits for its group to commit.
+    async fn commit(mut self) -> Result<(), sqlx::Error> {
+        let savepoint = self.savepoint;
+        let turn = self.turn_mut();
+        if savepoint {
+            if let Err(e) = release_savepoint(turn).await {
+                let _ = rollback_savepoint(&mut turn.conn).await;
+                turn.dangling = false;
+                self.hand_on();
+                return Err(e);
+            }
+        }
+        let Some(group) = self.turn_mut().group.as_ref() else {
+            return Err(sqlx::Error::Protocol("the write group was lost".into()));
+        };
+        let mut done = group.done.subscribe();
+        self.hand_on();
+        let committed = done.wait_for(Option::is_some).await;
+        match committed.as_deref() {
+            Ok(Some(Ok(()))) => Ok(()),
+            Ok(Some(Err(e))) => Err(sqlx::Error::Protocol(format!("group commit failed: {e}"))),
+            _ => Err(sqlx::Error::Protocol(
+                "the write group was abandoned".into(),
+            )),
+        }
+    }
+
+    /// Undoes the member's statements (the rest of its group goes on).
+    async fn rollback(mut self) -> Result<(), sqlx::Error> {
+        let result = if self.savepoint {
+            let turn = self.turn_mut();
+            let r = rollback_savepoint(&mut turn.conn).await;
+            turn.dangling = r.is_err();
+            r
+        } else {
+            Ok(())
+        };
+        self.hand_on();
+        result
+    }
+
+    /// Ends the member's turn: a spawned task commits the group or passes it on.
+    fn hand_on(&mut self) {
+        if let Some(turn) = self.turn.take() {
+            tokio::spawn(finish(self.lane.clone(), turn));
+        }
+    }
+}
+
+impl Drop for Member {
+    /// A member dropped before it ended (its request was cancelled) is rolled back.
+    fn drop(&mut self) {
+        let Some(mut turn) = self.turn.take() else {
+            return;
+        };
+        let lane = self.lane.clone();
+        let savepoint = self.savepoint;
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn(async move {
+                    if savepoint && rollback_savepoint(&mut turn.conn).await.is_ok() {
+                        turn.dangling = false;
+                    }
+                    finish(lane, turn).await;
+                });
+            }
+            // the next member undoes the savepoint (`dangling`) before it starts
+            Err(_) => drop(turn),
+        }
+    }
+}
+
+/// Commits the open group, unless members are waiting for the turn: then the turn passes to the
+/// next, which joins the group. Should that one never come (dropped while waiting), the turn
+/// comes back here and the group is committed after all.
+async fn finish(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
+    let Some(id) = turn.group.as_ref().map(|g| g.id) else {
+        return;
+    };
+    loop {
+        let members = turn.group.as_ref().map_or(0, |g| g.members);
+        if lane.queued.load(Ordering::SeqCst) == 0 || members >= MAX_GROUP {
+            commit_group(&mut turn).await;
+            return;
+        }
+        drop(turn);
+        turn = lane.turn.clone().lock_owned().await;
+        if turn.group.as_ref().map(|g| g.id) != Some(id) {
+            return; // a later member committed it
+        }
+    }
+}
+
+async fn commit_group(turn: &mut Turn) {
+    let Some(group) = turn.group.take() else {
+        return;
+    };
+    let result = sqlx::query("COMMIT").execute(&mut turn.conn).await;
+    if let Err(e) = &result {
+        tracing::error!(error = %e, members = group.members, "SQLite group commit failed");
+        // a failed COMMIT may leave the transaction open: end it so the next group can begin
+        let _ = sqlx::query("ROLLBACK").execute(&mut turn.conn).await;
+    }
+    let _ = group
+        .done
+        .send(Some(result.map(|_| ()).map_err(|e| e.to_string().into())));
+}
+
+async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
+    sqlx::query("RELEASE folio_write")
+        .execute(&mut turn.conn)
+        .await?;
+    turn.dangling = false;
+    Ok(())
+}
+
+async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute("ROLLBACK TO folio_write; RELEASE folio_write")
+        .await
+        .map(|_| ())
+}
+
+/// A write transaction ([`crate::Store::begin_write`]): use it as the connection (`&mut *tx`),
+/// then `commit` or `rollback`; dropped, it rolls back.
+///
+/// On PostgreSQL it is a plain transaction of the pool. On SQLite it is the writer's turn, one
+/// member of a group commit: `commit` returns once the group's `COMMIT` has.
+pub struct WriteTx(Kind);
+
+enum Kind {
+    Postgres(sqlx::Transaction<'static, sqlx::Any>),
+    Sqlite(Member),
+}
+
+impl WriteTx {
+    pub(crate) fn postgres(tx: sqlx::Transaction<'static, sqlx::Any>) -> WriteTx {
+        WriteTx(Kind::Postgres(tx))
+    }
+
+    /// A transaction whose statements roll back together (a savepoint in its group).
+    pub(crate) async fn sqlite(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
+        Ok(WriteTx(Kind::Sqlite(lane.begin(true).await?)))
+    }
+
+    /// One statement in the writer's turn: it needs no savepoint, since a failed statement
+    /// undoes itself.
+    pub(crate) async fn sqlite_statement(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
+        Ok(WriteTx(Kind::Sqlite(lane.begin(false).await?)))
+    }
+
+    /// Commits the transaction (on SQLite: returns once its group has committed).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            Kind::Postgres(tx) => tx.commit().await,
+            Kind::Sqlite(member) => member.commit().await,
+        }
+    }
+
+    /// Rolls the transaction back.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            Kind::Postgres(tx) => tx.rollback().await,
+            Kind::Sqlite(member) => member.rollback().await,
+        }
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = AnyConnection;
+    fn deref(&self) -> &AnyConnection {
+        match &self.0 {
+            Kind::Postgres(tx) => tx,
+            Kind::Sqlite(member) => &member.turn.as_ref().expect("held while open").conn,
+        }
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        match &mut self.0 {
+            Kind::Postgres(tx) => tx,
+            Kind::Sqlite(member) => &mut member.turn_mut().conn,
+        }
+    }
+}
+
+/// Running one writing statement through the [`Store`]: on PostgreSQL on the pool; on SQLite in
+/// the writer's turn, returning once it is committed. A write to SQLite must not run on the
+/// pool: it would wait in SQLite's busy handler behind the writer.
+pub trait WriteQuery<'q> {
+    /// Executes the statement; `rows_affected` says how many rows it changed.
+    fn write(
+        self,
+        store: &Store,
+    ) -> impl Future<Output = Result<AnyQueryResult, StoreError>> + Send;
+    /// Executes a statement that returns one row at most (`RETURNING`).
+    fn write_returning(
+        self,
+        store: &Store,
+    ) -> impl Future<Output = Result<Option<AnyRow>, StoreError>> + Send;
+}
+
+impl<'q> WriteQuery<'q> for Query<'q> {
+    async fn write(self, store: &Store) -> Result<AnyQueryResult, StoreError> {
+        let Some(lane) = store.lane() else {
+            return Ok(self.execute(store.pool()).await?);
+        };
+        let mut tx = WriteTx::sqlite_statement(lane).await?;
+        let done = self.execute(&mut *tx).await;
+        if done.is_err() {
+            // a failed statement undoes itself; a script stopped half way leaves its savepoint
+            // open: undo it (an error here means there was none)
+            let _ = rollback_savepoint(&mut *tx).await;
+        }
+        // the member ends either way, so that its group commits
+        tx.commit().await?;
+        Ok(done?)
+    }
+
+    async fn write_returning(self, store: &Store) -> Result<Option<AnyRow>, StoreError> {
+        let Some(lane) = store.lane() else {
+            return Ok(self.fetch_optional(store.pool()).await?);
+        };
+        let mut tx = WriteTx::sqlite_statement(lane).await?;
+        let row = self.fetch_optional(&mut *tx).await;
+        tx.commit().await?;
+        Ok(row?)
+    }
+}

@@ -1,0 +1,129 @@
+//! Write transactions under concurrency, on every backend: on SQLite they share group commits
+//! on the one writer connection, and each must still commit or roll back on its own.
+
+use std::time::Duration;
+
+use folio_store::testing::{self, TestDb};
+use folio_store::{Store, WriteQuery};
+use sqlx::Row;
+
+async fn table(store: &Store) {
+    sqlx::query("CREATE TABLE t (id BIGINT PRIMARY KEY, note TEXT NOT NULL)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+}
+
+async fn ids(store: &Store) -> Vec<i64> {
+    sqlx::query("SELECT id FROM t ORDER BY id")
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<i64, _>("id"))
+        .collect()
+}
+
+fn insert(id: i64) -> folio_store::Query<'static> {
+    sqlx::query("INSERT INTO t (id, note) VALUES ($1, 'x')").bind(id)
+}
+
+/// Many transactions at once: committed ones are kept (and visible once `commit` returns),
+/// rolled back and abandoned (dropped) ones leave nothing, whatever group they shared.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn each_transaction_commits_or_rolls_back_alone() {
+    for db in testing::backends().await {
+        table(&db.store).await;
+        let mut tasks = Vec::new();
+        for i in 0..120i64 {
+            let store = db.store.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut tx = store.begin_write().await.unwrap();
+                insert(i).execute(&mut *tx).await.unwrap();
+                insert(1000 + i).execute(&mut *tx).await.unwrap();
+                match i % 3 {
+                    0 => {
+                        tx.commit().await.unwrap();
+                        // read-your-write from another connection once acknowledged
+                        let seen = sqlx::query("SELECT id FROM t WHERE id = $1")
+                            .bind(i)
+                            .fetch_optional(store.pool())
+                            .await
+                            .unwrap();
+                        assert!(seen.is_some(), "committed {i} not visible");
+                    }
+                    1 => tx.rollback().await.unwrap(),
+                    _ => drop(tx),
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let want: Vec<i64> = (0..120)
+            .filter(|i| i % 3 == 0)
+            .flat_map(|i| [i, 1000 + i])
+            .collect();
+        let mut want = want;
+        want.sort();
+        assert_eq!(ids(&db.store).await, want, "{}", db.label);
+    }
+}
+
+/// A transaction whose second statement fails is rolled back whole; a single statement that
+/// fails writes nothing; neither disturbs the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_statement_undoes_its_own_transaction_only() {
+    for db in testing::backends().await {
+        let store = &db.store;
+        table(store).await;
+        insert(1).write(store).await.unwrap();
+        let dup = insert(1).write(store).await;
+        assert!(dup.is_err(), "{}: duplicate key accepted", db.label);
+
+        let mut tasks = Vec::new();
+        for i in 10..40i64 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut tx = store.begin_write().await.unwrap();
+                insert(i).execute(&mut *tx).await.unwrap();
+                if i % 2 == 0 {
+                    // id 1 exists: this transaction fails half way and is rolled back
+                    assert!(insert(1).execute(&mut *tx).await.is_err());
+                    tx.rollback().await.unwrap();
+                } else {
+                    tx.commit().await.unwrap();
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let mut want = vec![1];
+        want.extend((10..40).filter(|i| i % 2 == 1));
+        assert_eq!(ids(store).await, want, "{}", db.label);
+    }
+}
+
+/// A transaction given up while it waits for its turn (its request went away) does not stall
+/// the others: the group it would have joined still commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_waiter_given_up_does_not_stall_the_group() {
+    let db: TestDb = testing::sqlite().await;
+    let store = &db.store;
+    table(store).await;
+    let mut first = store.begin_write().await.unwrap();
+    insert(1).execute(&mut *first).await.unwrap();
+    // a second transaction queues behind the first, then is given up
+    let waiting = tokio::time::timeout(Duration::from_millis(50), store.begin_write()).await;
+    assert!(waiting.is_err(), "the writer's turn was not exclusive");
+    // the first commits: it must not wait for the one given up
+    tokio::time::timeout(Duration::from_secs(20), first.commit())
+        .await
+        .expect("the group commit stalled")
+        .unwrap();
+    assert_eq!(ids(store).await, vec![1]);
+    // and the writer is free for the next
+    insert(2).write(store).await.unwrap();
+    assert_eq!(ids(store).await, vec![1, 2]);
+}
