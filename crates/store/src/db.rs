@@ -11,7 +11,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::StoreError;
-use crate::writer::{Lane, SAVEPOINT, WriteTx};
+use crate::writer::{Lane, SAVEPOINT, SCRIPT_START, WriteTx};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
@@ -55,7 +55,7 @@ impl Backend {
                 )
             }
             Backend::Sqlite => format!(
-                "SAVEPOINT {SAVEPOINT}; {first}; {into} SELECT {values} WHERE changes() > 0 {tail}; \
+                "{SCRIPT_START} {first}; {into} SELECT {values} WHERE changes() > 0 {tail}; \
                  RELEASE {SAVEPOINT}"
             ),
         }
@@ -143,11 +143,12 @@ impl Store {
                 .await?;
             let mut writer = AnyConnection::connect(&url).await?;
             writer.execute(SQLITE_PRAGMAS).await?;
+            let lane = Lane::new(writer, pool.clone()).await?;
             Store {
                 pool,
                 backend: Backend::Sqlite,
                 url: url.into(),
-                lane: Some(Lane::new(writer)),
+                lane: Some(lane),
             }
         };
         store.migrate().await?;

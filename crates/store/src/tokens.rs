@@ -64,7 +64,7 @@ impl Store {
         .bind(t.revoked_at.map(millis))
         .write(self)
         .await
-        .map_err(|e| StoreError::from(e).unique_as_conflict(format!("token {} exists", t.id)))?;
+        .map_err(|e| e.unique_as_conflict(format!("token {} exists", t.id)))?;
         Ok(())
     }
 

@@ -59,8 +59,7 @@ impl Store {
             .write(self)
             .await
             .map_err(|e| {
-                StoreError::from(e)
-                    .unique_as_conflict(format!("workspace name {name:?} is already taken"))
+                e.unique_as_conflict(format!("workspace name {name:?} is already taken"))
             })?;
         Ok(ws)
     }

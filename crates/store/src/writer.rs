@@ -15,16 +15,21 @@
 //! dropped half way (its client went away) cannot leave a group uncommitted.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use futures::TryStreamExt as _;
 use sqlx::any::{AnyQueryResult, AnyRow};
-use sqlx::{AnyConnection, Executor};
+use sqlx::{AnyConnection, AnyPool, Execute as _, Executor};
 
 use crate::{Query, Store, StoreError};
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
 /// Members at most in one group commit: bounds how long the first member waits for the commit.
 const MAX_GROUP: usize = 64;
+
+/// Group commits between two checkpoints: a few hundred WAL pages at the usual group sizes,
+/// under SQLite's own default of 1000.
+const CHECKPOINT_EVERY: u64 = 32;
 
 /// The savepoint of a member that may roll back alone, and of a script of statements that
 /// must apply together ([`crate::Backend::then_insert`]).
@@ -37,6 +42,9 @@ type Committed = Option<Result<(), Arc<str>>>;
 /// The writer connection, one turn at a time.
 pub(crate) struct Lane {
     turn: Arc<Mutex<Turn>>,
+    /// For checkpoints, beside the lane.
+    pool: AnyPool,
+    checkpointing: Arc<AtomicBool>,
     /// Transactions waiting for their turn: while there are some, a finishing member hands
     /// the open group on instead of committing it.
     queued: AtomicUsize,
@@ -58,8 +66,15 @@ struct Group {
 }
 
 impl Lane {
-    pub(crate) fn new(conn: AnyConnection) -> Arc<Lane> {
-        Arc::new(Lane {
+    /// The lane over `conn`, a connection of its own (not of `pool`).
+    pub(crate) async fn new(
+        mut conn: AnyConnection,
+        pool: AnyPool,
+    ) -> Result<Arc<Lane>, sqlx::Error> {
+        conn.execute("PRAGMA wal_autocheckpoint=0").await?;
+        Ok(Arc::new(Lane {
+            pool,
+            checkpointing: Arc::default(),
             turn: Arc::new(Mutex::new(Turn {
                 conn,
                 group: None,
@@ -67,7 +82,21 @@ impl Lane {
                 groups: 0,
             })),
             queued: AtomicUsize::new(0),
-        })
+        }))
+    }
+
+    /// Starts a checkpoint on a pool connection unless one is running.
+    fn checkpoint(&self) {
+        if self.checkpointing.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let (pool, running) = (self.pool.clone(), self.checkpointing.clone());
+        tokio::spawn(async move {
+            if let Err(e) = pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
+                tracing::warn!(error = %e, "SQLite checkpoint failed; the next one tries again");
+            }
+            running.store(false, Ordering::SeqCst);
+        });
     }
 
     /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
@@ -152,13 +181,11 @@ impl Member {
     async fn commit(mut self) -> Result<(), sqlx::Error> {
         let savepoint = self.savepoint;
         let turn = self.turn_mut();
-        if savepoint {
-            if let Err(e) = release_savepoint(turn).await {
-                let _ = rollback_savepoint(&mut turn.conn).await;
-                turn.dangling = false;
-                self.hand_on();
-                return Err(e);
-            }
+        if savepoint && let Err(e) = release_savepoint(turn).await {
+            let _ = rollback_savepoint(&mut turn.conn).await;
+            turn.dangling = false;
+            self.hand_on();
+            return Err(e);
         }
         let Some(group) = self.turn_mut().group.as_ref() else {
             return Err(sqlx::Error::Protocol("the write group was lost".into()));
@@ -230,7 +257,9 @@ async fn finish(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
     loop {
         let members = turn.group.as_ref().map_or(0, |g| g.members);
         if lane.queued.load(Ordering::SeqCst) == 0 || members >= MAX_GROUP {
-            commit_group(&mut turn).await;
+            if commit_group(&mut turn).await && turn.groups.is_multiple_of(CHECKPOINT_EVERY) {
+                lane.checkpoint();
+            }
             return;
         }
         drop(turn);
@@ -241,9 +270,10 @@ async fn finish(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
     }
 }
 
-async fn commit_group(turn: &mut Turn) {
+/// Commits the open group and tells its members; true when it committed.
+async fn commit_group(turn: &mut Turn) -> bool {
     let Some(group) = turn.group.take() else {
-        return;
+        return false;
     };
     let result = sqlx::query("COMMIT").execute(&mut turn.conn).await;
     if let Err(e) = &result {
@@ -251,9 +281,11 @@ async fn commit_group(turn: &mut Turn) {
         // a failed COMMIT may leave the transaction open: end it so the next group can begin
         let _ = sqlx::query("ROLLBACK").execute(&mut turn.conn).await;
     }
+    let committed = result.is_ok();
     let _ = group
         .done
         .send(Some(result.map(|_| ()).map_err(|e| e.to_string().into())));
+    committed
 }
 
 async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
@@ -262,6 +294,31 @@ async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
         .await?;
     turn.dangling = false;
     Ok(())
+}
+
+/// How a script of [`crate::Backend::then_insert`] starts on SQLite.
+pub(crate) const SCRIPT_START: &str = "SAVEPOINT folio_write;";
+
+/// Executes a statement, or a script of statements, and adds up the rows they changed. A
+/// script's `SAVEPOINT` and `RELEASE` do not count: SQLite reports for them the changes of the
+/// last statement that made any (another's, for the `SAVEPOINT`).
+async fn execute_counted(
+    query: Query<'_>,
+    conn: &mut AnyConnection,
+) -> Result<AnyQueryResult, sqlx::Error> {
+    let script = query.sql().starts_with(SCRIPT_START);
+    let mut steps: Vec<AnyQueryResult> = conn
+        .fetch_many(query)
+        .try_filter_map(|step| std::future::ready(Ok(step.left())))
+        .try_collect()
+        .await?;
+    if script && steps.len() >= 2 {
+        steps.pop();
+        steps.remove(0);
+    }
+    let mut done = AnyQueryResult::default();
+    done.extend(steps);
+    Ok(done)
 }
 
 async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
@@ -356,11 +413,11 @@ impl<'q> WriteQuery<'q> for Query<'q> {
             return Ok(self.execute(store.pool()).await?);
         };
         let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let done = self.execute(&mut *tx).await;
+        let done = execute_counted(self, &mut tx).await;
         if done.is_err() {
             // a failed statement undoes itself; a script stopped half way leaves its savepoint
             // open: undo it (an error here means there was none)
-            let _ = rollback_savepoint(&mut *tx).await;
+            let _ = rollback_savepoint(&mut tx).await;
         }
         // the member ends either way, so that its group commits
         tx.commit().await?;

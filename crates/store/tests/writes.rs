@@ -127,3 +127,43 @@ async fn a_waiter_given_up_does_not_stall_the_group() {
     insert(2).write(store).await.unwrap();
     assert_eq!(ids(store).await, vec![1, 2]);
 }
+
+/// `then_insert` writes both rows or neither, and says which, even right after a statement that
+/// changed many rows (SQLite reports stale counts for a script's savepoint statements).
+#[tokio::test]
+async fn then_insert_writes_both_or_neither() {
+    for db in testing::backends().await {
+        let store = &db.store;
+        table(store).await;
+        sqlx::query("CREATE TABLE log (id BIGINT PRIMARY KEY)")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        for i in 1..=3 {
+            insert(i).write(store).await.unwrap();
+        }
+        let many = sqlx::query("UPDATE t SET note = 'y'")
+            .write(store)
+            .await
+            .unwrap();
+        assert_eq!(many.rows_affected(), 3, "{}", db.label);
+        let sql = store.backend().then_insert(
+            "UPDATE t SET note = 'z' WHERE id = $1",
+            "INSERT INTO log (id)",
+            "$1",
+            "ON CONFLICT DO NOTHING",
+        );
+        let missing = sqlx::query(&sql).bind(9i64).write(store).await.unwrap();
+        assert_eq!(missing.rows_affected(), 0, "{}: no row to update", db.label);
+        let found = sqlx::query(&sql).bind(2i64).write(store).await.unwrap();
+        assert!(found.rows_affected() > 0, "{}", db.label);
+        let logged: Vec<i64> = sqlx::query("SELECT id FROM log")
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<i64, _>("id"))
+            .collect();
+        assert_eq!(logged, vec![2], "{}", db.label);
+    }
+}
