@@ -32,9 +32,14 @@ const MAX_GROUP: usize = 64;
 const CHECKPOINT_EVERY: u64 = 32;
 
 /// The savepoint of a member that may roll back alone, and of a script of statements that
-/// must apply together ([`crate::Backend::then_insert`]).
-/// (Spelled out in the statements below.)
-pub(crate) const SAVEPOINT: &str = "folio_write";
+/// must apply together ([`crate::Backend::then_insert`]): one name, for `concat!` in the
+/// statements below.
+macro_rules! savepoint {
+    () => {
+        "folio_write"
+    };
+}
+pub(crate) const SAVEPOINT: &str = savepoint!();
 
 /// The outcome of a group's `COMMIT`, as its members see it.
 type Committed = Option<Result<(), Arc<str>>>;
@@ -118,9 +123,9 @@ impl Lane {
         let opening = turn.group.is_none();
         // one round trip to the connection's thread for what the member needs first
         let sql = match (opening, savepoint) {
-            (true, true) => "BEGIN IMMEDIATE; SAVEPOINT folio_write",
+            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!()),
             (true, false) => "BEGIN IMMEDIATE",
-            (false, true) => "SAVEPOINT folio_write",
+            (false, true) => concat!("SAVEPOINT ", savepoint!()),
             (false, false) => "",
         };
         if !sql.is_empty()
@@ -290,7 +295,7 @@ async fn commit_group(turn: &mut Turn) -> bool {
 }
 
 async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
-    sqlx::query("RELEASE folio_write")
+    sqlx::query(concat!("RELEASE ", savepoint!()))
         .execute(&mut turn.conn)
         .await?;
     turn.dangling = false;
@@ -298,7 +303,7 @@ async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
 }
 
 /// How a script of [`crate::Backend::then_insert`] starts on SQLite.
-pub(crate) const SCRIPT_START: &str = "SAVEPOINT folio_write;";
+pub(crate) const SCRIPT_START: &str = concat!("SAVEPOINT ", savepoint!(), ";");
 
 /// Executes a statement, or a script of statements, and adds up the rows they changed. A
 /// script's `SAVEPOINT` and `RELEASE` do not count: SQLite reports for them the changes of the
@@ -323,9 +328,14 @@ async fn execute_counted(
 }
 
 async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
-    conn.execute("ROLLBACK TO folio_write; RELEASE folio_write")
-        .await
-        .map(|_| ())
+    conn.execute(concat!(
+        "ROLLBACK TO ",
+        savepoint!(),
+        "; RELEASE ",
+        savepoint!()
+    ))
+    .await
+    .map(|_| ())
 }
 
 /// A write transaction ([`crate::Store::begin_write`]): use it as the connection (`&mut *tx`),
