@@ -587,17 +587,48 @@ impl Value {
 pub(crate) fn write_json_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let bytes = s.as_bytes();
+    // Most strings (keys, codes, amounts) need no escape: they are copied whole.
+    if needs_no_escape(s.as_bytes()) {
+        out.push_str(s);
+    } else {
+        write_escaped(out, s);
+    }
+    out.push('"');
+}
+
+/// The bytes a JSON string cannot hold raw: `"`, `\` and the control characters.
+static NEEDS_ESCAPE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// Whether no byte of `bytes` needs escaping. Short texts (most keys and values) are looked
+/// up byte by byte; longer ones eight bytes at a time, the last few by lookup.
+fn needs_no_escape(bytes: &[u8]) -> bool {
+    if bytes.len() < 16 {
+        return !bytes.iter().any(|&b| NEEDS_ESCAPE[usize::from(b)]);
+    }
+    find_escape(bytes).is_none()
+}
+
+/// `s` with its escapes, between the quotes: the runs between escaped bytes copied whole.
+fn write_escaped(out: &mut String, s: &str) {
     let mut start = 0;
-    // Most strings need no escape at all: find each byte that does and copy the runs between.
-    while let Some(n) = find_escape(&bytes[start..]) {
-        let i = start + n;
-        out.push_str(&s[start..i]);
-        write_escape(out, bytes[i]);
-        start = i + 1;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if NEEDS_ESCAPE[usize::from(b)] {
+            out.push_str(&s[start..i]);
+            write_escape(out, b);
+            start = i + 1;
+        }
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// The first byte of `bytes` that needs escaping: eight bytes are checked at once (most text
@@ -607,7 +638,6 @@ fn find_escape(bytes: &[u8]) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Nonzero iff a byte of `x` is below `n` (`n` ≤ 0x80): the classic "has less" test.
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
-    let needs_escape = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
     let mut at = 0;
     for chunk in bytes.chunks_exact(8) {
         let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
@@ -622,7 +652,7 @@ fn find_escape(bytes: &[u8]) -> Option<usize> {
     }
     bytes[at..]
         .iter()
-        .position(|&b| needs_escape(b))
+        .position(|&b| NEEDS_ESCAPE[usize::from(b)])
         .map(|n| at + n)
 }
 
@@ -781,6 +811,7 @@ mod tests {
                         b[at] = c;
                     }
                     assert_eq!(super::find_escape(&b), naive(&b), "{b:?}");
+                    assert_eq!(super::needs_no_escape(&b), naive(&b).is_none(), "{b:?}");
                 }
             }
         }
