@@ -1,6 +1,6 @@
 //! Tax combos (`{"cat":"VAT","rate":"general",...}`): normalisation and rate resolution.
 
-use std::fmt::{Display, Write as _};
+use std::fmt::Display;
 
 use serde_json::Value;
 
@@ -115,7 +115,7 @@ impl Combo {
         // other members keep the order they always had.
         let mut members: Vec<(String, Value)> = std::mem::take(o).into_iter().collect();
         let text = |v: &Option<String>| v.clone().map(Value::String);
-        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_string()));
+        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text()));
         set_member(&mut members, "country", text(&self.country));
         set_member(&mut members, "key", text(&self.key));
         set_member(&mut members, "rate", text(&self.rate));
@@ -155,7 +155,7 @@ impl Combo {
                     continue;
                 }
                 (None, t) => {
-                    o.shift_insert(at, k.to_string(), Value::String(t.to_string()));
+                    o.shift_insert(at, k.to_string(), Value::String(t.to_text()));
                 }
                 (Some(i), t) => {
                     if let Some(v) = get_mut(o, k) {
@@ -276,51 +276,21 @@ impl Text<'_> {
         let same = match (self, &*v) {
             (Text::Kept, _) => true,
             (Text::Str(Some(t)), Value::String(s)) => s == t,
-            (Text::Percent(Some(p)), Value::String(s)) => {
-                let mut buf = StackText::default();
-                write!(buf, "{p}").is_ok() && buf.as_str() == s
-            }
+            (Text::Percent(Some(p)), Value::String(s)) => p.text().is_some_and(|t| t.as_str() == s),
             _ => false,
         };
         if !same {
-            *v = Value::String(self.to_string());
+            *v = Value::String(self.to_text());
         }
     }
-}
 
-impl Display for Text<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    /// The text as a `String` (empty for `Kept` and `None`).
+    fn to_text(self) -> String {
         match self {
-            Text::Str(Some(t)) => f.write_str(t),
-            Text::Percent(Some(p)) => p.fmt(f),
-            _ => Ok(()),
+            Text::Str(Some(t)) => t.to_owned(),
+            Text::Percent(Some(p)) => p.to_text(),
+            _ => String::new(),
         }
-    }
-}
-
-/// A short text written on the stack, to compare with one in the document without
-/// allocating; writing more than it holds fails.
-#[derive(Default)]
-struct StackText {
-    buf: [u8; 32],
-    len: usize,
-}
-
-impl StackText {
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Write for StackText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        self.buf
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
     }
 }
 

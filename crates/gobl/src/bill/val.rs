@@ -95,12 +95,30 @@ pub(crate) fn string<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
 
 /// Write an amount as its string form.
 pub(crate) fn set_amount(o: &mut Obj, k: &str, a: Amount) {
-    set_text(o, k, a.to_string());
+    match a.text() {
+        Some(t) => set_str(o, k, t.as_str()),
+        None => set_text(o, k, a.to_string()),
+    }
 }
 
 /// Write a percentage as its string form.
 pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
-    set_text(o, k, p.to_string());
+    match p.text() {
+        Some(t) => set_str(o, k, t.as_str()),
+        None => set_text(o, k, p.to_string()),
+    }
+}
+
+/// Set `o[k]` to the string `text`, leaving a member that holds it already as it is (an
+/// amount often keeps its text, e.g. a price with the currency's decimals).
+fn set_str(o: &mut Obj, k: &str, text: &str) {
+    match get_mut(o, k) {
+        Some(Value::String(s)) if s == text => {}
+        Some(v) => *v = Value::String(text.to_owned()),
+        None => {
+            o.insert(k.to_string(), Value::String(text.to_owned()));
+        }
+    }
 }
 
 /// Set `o[k]` to a string, in place when the member exists (no new key to allocate).

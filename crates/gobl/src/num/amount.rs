@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{MAX_DIGITS, NumError, div_round, fit, pow10};
+use super::{MAX_DIGITS, NumError, NumText, div_round, fit, pow10};
 
 /// A fixed-point decimal: `value × 10^-exp`. `"90.00"` is `Amount { value: 9000, exp: 2 }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -240,14 +240,26 @@ impl Amount {
 
 impl fmt::Display for Amount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Written right to left into a stack buffer (amounts are printed for every line and
-        // total): the digits, the point after `exp` of them, at least one digit before it.
-        let exp = self.exp as usize;
-        let mut buf = [0u8; 64];
-        if exp + 3 > buf.len() {
-            return self.fmt_long(f);
+        match self.text() {
+            Some(t) => f.write_str(t.as_str()),
+            None => self.fmt_long(f),
         }
-        let mut pos = buf.len();
+    }
+}
+
+impl Amount {
+    /// The [`Display`](fmt::Display) text written on the stack; `None` for an amount with
+    /// more decimals than it holds. A byte is left after the text (for a `%`).
+    pub fn text(&self) -> Option<NumText> {
+        // Written right to left: the digits, the point after `exp` of them, at least one
+        // digit before it.
+        let exp = self.exp as usize;
+        let end = NumText::CAP - 1;
+        if exp + 3 > end {
+            return None;
+        }
+        let mut buf = [0u8; NumText::CAP];
+        let mut pos = end;
         let mut v = self.value.unsigned_abs();
         let mut written = 0;
         loop {
@@ -267,8 +279,19 @@ impl fmt::Display for Amount {
             pos -= 1;
             buf[pos] = b'-';
         }
-        // Only ASCII digits, '.' and '-' were written.
-        f.write_str(std::str::from_utf8(&buf[pos..]).map_err(|_| fmt::Error)?)
+        Some(NumText {
+            buf,
+            start: pos,
+            end,
+        })
+    }
+
+    /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
+    pub fn to_text(&self) -> String {
+        match self.text() {
+            Some(t) => t.as_str().to_owned(),
+            None => self.to_string(),
+        }
     }
 }
 

@@ -11,6 +11,32 @@ mod percentage;
 pub use amount::Amount;
 pub use percentage::Percentage;
 
+/// The text of an amount or a percentage, written on the stack: it can be compared with the
+/// text already in a document, or copied into a `String` of exactly its length, without the
+/// formatting machinery (amounts are written for every line of every invoice).
+pub struct NumText {
+    buf: [u8; NumText::CAP],
+    start: usize,
+    end: usize,
+}
+
+impl NumText {
+    const CAP: usize = 64;
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits, '.', '-' and '%' are written.
+        std::str::from_utf8(&self.buf[self.start..self.end]).unwrap_or_default()
+    }
+
+    /// Add `b` after the text, if there is room.
+    fn push(mut self, b: u8) -> Option<NumText> {
+        *self.buf.get_mut(self.end)? = b;
+        self.end += 1;
+        Some(self)
+    }
+}
+
 /// The most significant digits an amount may hold (as in GOBL).
 pub const MAX_DIGITS: usize = 18;
 

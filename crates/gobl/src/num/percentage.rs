@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Amount, NumError};
+use super::{Amount, NumError, NumText};
 
 /// A percentage stored as its fraction: `"21%"` is 0.21 (exp 2), `"21.0%"` is 0.210 (exp 3),
 /// and each prints back exactly as parsed.
@@ -106,12 +106,31 @@ impl Percentage {
 
 impl fmt::Display for Percentage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(t) = self.text() {
+            return f.write_str(t.as_str());
+        }
         match self.percent_amount() {
             Ok(a) => {
                 fmt::Display::fmt(&a, f)?;
                 f.write_str("%")
             }
             Err(_) => f.write_str("NA%"),
+        }
+    }
+}
+
+impl Percentage {
+    /// The [`Display`](fmt::Display) text written on the stack; `None` when the percent
+    /// figure does not fit it (or overflows).
+    pub fn text(&self) -> Option<NumText> {
+        self.percent_amount().ok()?.text()?.push(b'%')
+    }
+
+    /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
+    pub fn to_text(&self) -> String {
+        match self.text() {
+            Some(t) => t.as_str().to_owned(),
+            None => self.to_string(),
         }
     }
 }
