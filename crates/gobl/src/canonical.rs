@@ -11,6 +11,8 @@
 //! (e.g. `-1.5e-7`); this module writes them correctly (`-1.5E-7`). GOBL documents carry amounts
 //! as strings, so such numbers do not occur in practice.
 
+use std::cmp::Ordering;
+
 use crate::json::{Value, write_json_string};
 
 /// Why a value has no canonical form.
@@ -180,10 +182,7 @@ fn write_tree<'a, T: Tree>(
         Node::Null => text.push_str("null"),
         Node::Bool(true) => text.push_str("true"),
         Node::Bool(false) => text.push_str("false"),
-        Node::Int(i) => {
-            use std::fmt::Write as _;
-            let _ = write!(text, "{i}");
-        }
+        Node::Int(i) => write_int(text, i),
         Node::Number(n) => write_number(text, &n)?,
         Node::String(s) => write_json_string(text, s),
         Node::Array(items) => {
@@ -199,8 +198,7 @@ fn write_tree<'a, T: Tree>(
         }
         Node::Object => {
             let end = members.len();
-            // Rust's `str` ordering is byte-wise, i.e. UTF-8 / code-point order.
-            members[start..end].sort_by(|a, b| a.0.cmp(b.0));
+            members[start..end].sort_by(|a, b| key_order(a.0, b.0));
             text.push('{');
             for i in start..end {
                 if i > start {
@@ -218,6 +216,35 @@ fn write_tree<'a, T: Tree>(
         }
     }
     Ok(())
+}
+
+/// The order of an object's keys: by their bytes (Rust's `str` ordering, i.e. UTF-8 and
+/// code-point order). Most keys differ in their first byte, which then decides alone.
+fn key_order(a: &str, b: &str) -> Ordering {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
+}
+
+/// An integer's decimal digits, written without the formatting machinery (every invoice
+/// line has an integer index).
+fn write_int(out: &mut String, i: i64) {
+    if i < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 fn is_json_number(s: &str) -> bool {
@@ -260,7 +287,7 @@ fn write_number(out: &mut String, literal: &str) -> Result<(), CanonicalError> {
         return Err(CanonicalError::InvalidNumber(literal.to_owned()));
     }
     if let Ok(int) = literal.parse::<i64>() {
-        out.push_str(&int.to_string());
+        write_int(out, int);
         return Ok(());
     }
     let float: f64 = literal
@@ -316,5 +343,23 @@ mod tests {
         assert_eq!(n("-0").unwrap(), "0");
         assert!(n("1e400").is_err());
         assert!(n("abc").is_err());
+        for i in [
+            "7",
+            "-12",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1000",
+        ] {
+            assert_eq!(n(i).unwrap(), i);
+        }
+    }
+
+    #[test]
+    fn keys_sort_by_their_bytes() {
+        let mut keys = ["b", "", "ab", "a", "é", "Z", "aa", "$x", "a\u{0}"];
+        let mut want = keys;
+        want.sort();
+        keys.sort_by(|a, b| super::key_order(a, b));
+        assert_eq!(keys, want);
     }
 }

@@ -15,7 +15,7 @@ use super::invoice_taxes::{
     included_tax, read_tax_lines, remove_included_tax, resolve_combos, sum_bases, sum_taxes,
 };
 use super::invoice_totals::{Subtotals, Totals, calculate_invoice_payment, existing_rounding};
-use super::val::{Obj, amount, insert_after, string};
+use super::val::{Obj, amount, field, get, insert_after, string};
 use crate::currency::{self, ExchangeRate};
 use crate::num::{Amount, NumError};
 use crate::regimes;
@@ -284,14 +284,17 @@ fn apply_customer_rates(doc: &mut Obj) {
 fn tax_categories(doc: &Obj) -> Vec<String> {
     let mut cats = Vec::new();
     for arr in ["lines", "charges", "discounts"] {
-        for l in doc.get(arr).and_then(Value::as_array).into_iter().flatten() {
-            for t in l
-                .get("taxes")
+        for l in get(doc, arr)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for t in field(l, "taxes")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
             {
-                if let Some(c) = t.get("cat").and_then(Value::as_str)
+                if let Some(c) = field(t, "cat").and_then(Value::as_str)
                     && !cats.iter().any(|x| x == c)
                 {
                     cats.push(c.to_string());
