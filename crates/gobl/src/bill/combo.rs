@@ -276,7 +276,7 @@ impl Text<'_> {
         let same = match (self, &*v) {
             (Text::Kept, _) => true,
             (Text::Str(Some(t)), Value::String(s)) => s == t,
-            (Text::Percent(Some(p)), Value::String(s)) => p.text().is_some_and(|t| t.as_str() == s),
+            (Text::Percent(Some(p)), Value::String(s)) => p.text().is_some_and(|t| t.is(s)),
             _ => false,
         };
         if !same {

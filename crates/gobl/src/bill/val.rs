@@ -6,7 +6,7 @@ use std::fmt::Display;
 use serde_json::{Map, Value};
 
 use super::CalcError;
-use crate::num::{Amount, NumError, Percentage};
+use crate::num::{Amount, NumError, NumText, Percentage};
 
 /// A JSON object.
 pub(crate) type Obj = Map<String, Value>;
@@ -96,7 +96,7 @@ pub(crate) fn string<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
 /// Write an amount as its string form.
 pub(crate) fn set_amount(o: &mut Obj, k: &str, a: Amount) {
     match a.text() {
-        Some(t) => set_str(o, k, t.as_str()),
+        Some(t) => set_num_text(o, k, &t),
         None => set_text(o, k, a.to_string()),
     }
 }
@@ -104,19 +104,19 @@ pub(crate) fn set_amount(o: &mut Obj, k: &str, a: Amount) {
 /// Write a percentage as its string form.
 pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
     match p.text() {
-        Some(t) => set_str(o, k, t.as_str()),
+        Some(t) => set_num_text(o, k, &t),
         None => set_text(o, k, p.to_string()),
     }
 }
 
 /// Set `o[k]` to the string `text`, leaving a member that holds it already as it is (an
 /// amount often keeps its text, e.g. a price with the currency's decimals).
-fn set_str(o: &mut Obj, k: &str, text: &str) {
+fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
     match get_mut(o, k) {
-        Some(Value::String(s)) if s == text => {}
-        Some(v) => *v = Value::String(text.to_owned()),
+        Some(Value::String(s)) if text.is(s) => {}
+        Some(v) => *v = Value::String(text.to_text()),
         None => {
-            o.insert(k.to_string(), Value::String(text.to_owned()));
+            o.insert(k.to_string(), Value::String(text.to_text()));
         }
     }
 }

@@ -28,6 +28,11 @@ fn rescale_raw(v: i128, from: u32, to: u32) -> Result<i128, NumError> {
     }
 }
 
+/// The value of an ASCII decimal digit.
+fn digit(b: u8) -> Option<i64> {
+    b.is_ascii_digit().then(|| i64::from(b - b'0'))
+}
+
 // `add`/`sub`/`mul`/`div` return `Result` (overflow is an error), so they cannot be the
 // `std::ops` traits.
 #[allow(clippy::should_implement_trait)]
@@ -58,44 +63,46 @@ impl Amount {
     /// Parse `"-123.45"`. Leading `+` is not accepted; digits beyond the 18 significant
     /// digits GOBL keeps are truncated from the fraction, as the reference does.
     pub fn parse(s: &str) -> Result<Self, NumError> {
+        // One pass over the bytes (amounts are read for every line): the integer digits,
+        // then the fraction's, of which only those within the 18 significant are kept. The
+        // value therefore has at most 18 digits and fits an `i64`; it wraps only for a text
+        // whose integer part is too long, which is reported after the text is checked.
         let err = || NumError::Parse(s.to_string());
-        let (neg, body) = match s.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, s),
+        let (neg, body) = match s.as_bytes().split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, s.as_bytes()),
         };
-        let (int, frac) = match body.split_once('.') {
-            Some((i, f)) => (i, f),
-            None => (body, ""),
+        let (int, frac) = match body.iter().position(|&b| b == b'.') {
+            Some(i) => (&body[..i], &body[i + 1..]),
+            None => (body, &[][..]),
         };
-        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+        if int.is_empty() {
             return Err(err());
         }
-        if !frac.bytes().all(|b| b.is_ascii_digit()) || frac.contains('.') {
-            return Err(err());
+        let mut v: i64 = 0;
+        let mut sig_major = 0;
+        for &b in int {
+            let d = digit(b).ok_or_else(err)?;
+            if sig_major > 0 || d > 0 {
+                sig_major += 1;
+            }
+            v = v.wrapping_mul(10).wrapping_add(d);
         }
-        let sig_major = int.trim_start_matches('0').len();
+        let max_dec = MAX_DIGITS.saturating_sub(sig_major);
+        let mut exp = 0;
+        for &b in frac {
+            let d = digit(b).ok_or_else(err)?;
+            if exp < max_dec {
+                v = v.wrapping_mul(10).wrapping_add(d);
+                exp += 1;
+            }
+        }
         if sig_major > MAX_DIGITS {
             return Err(NumError::Overflow);
         }
-        let max_dec = MAX_DIGITS - sig_major;
-        let frac = if frac.len() > max_dec {
-            &frac[..max_dec]
-        } else {
-            frac
-        };
-        let mut v: i128 = 0;
-        for b in int.bytes().chain(frac.bytes()) {
-            v = v * 10 + i128::from(b - b'0');
-            if v > i128::from(i64::MAX) {
-                return Err(NumError::Overflow);
-            }
-        }
-        if neg {
-            v = -v;
-        }
         Ok(Amount {
-            value: fit(v)?,
-            exp: frac.len() as u32,
+            value: if neg { -v } else { v },
+            exp: exp as u32,
         })
     }
 
@@ -289,7 +296,7 @@ impl Amount {
     /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
     pub fn to_text(&self) -> String {
         match self.text() {
-            Some(t) => t.as_str().to_owned(),
+            Some(t) => t.to_text(),
             None => self.to_string(),
         }
     }
@@ -380,6 +387,70 @@ mod tests {
     impl fmt::Display for Long {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             self.0.fmt_long(f)
+        }
+    }
+
+    /// `parse` as first written (the text split at its point, 128-bit sums): the results
+    /// the one-pass parse keeps.
+    fn parse_by_parts(s: &str) -> Result<Amount, NumError> {
+        let err = || NumError::Parse(s.to_string());
+        let (neg, body) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        if !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let sig_major = int.trim_start_matches('0').len();
+        if sig_major > MAX_DIGITS {
+            return Err(NumError::Overflow);
+        }
+        let frac = &frac[..frac.len().min(MAX_DIGITS - sig_major)];
+        let mut v: i128 = 0;
+        for b in int.bytes().chain(frac.bytes()) {
+            v = v * 10 + i128::from(b - b'0');
+            if v > i128::from(i64::MAX) {
+                return Err(NumError::Overflow);
+            }
+        }
+        Ok(Amount::new(
+            fit(if neg { -v } else { v })?,
+            frac.len() as u32,
+        ))
+    }
+
+    #[test]
+    fn parse_matches_parsing_by_parts() {
+        // Every text of up to five of these characters...
+        let chars = ["0", "1", "9", ".", "-", "x"];
+        let mut texts = vec![String::new()];
+        let mut last = texts.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|t| chars.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        // ...and long ones around the 18 significant digits.
+        for len in 15..24 {
+            for zeros in [0, 1, 3] {
+                for point in [None, Some(0), Some(1), Some(len / 2), Some(len)] {
+                    let mut t = "0".repeat(zeros) + &"987654321".repeat(3)[..len];
+                    if let Some(p) = point {
+                        t.insert(zeros + p, '.');
+                    }
+                    texts.push(format!("-{t}"));
+                    texts.push(t);
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(Amount::parse(t), parse_by_parts(t), "{t:?}");
         }
     }
 

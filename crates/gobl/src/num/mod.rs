@@ -25,8 +25,25 @@ impl NumText {
 
     /// The text.
     pub fn as_str(&self) -> &str {
-        // Only ASCII digits, '.', '-' and '%' are written.
-        std::str::from_utf8(&self.buf[self.start..self.end]).unwrap_or_default()
+        std::str::from_utf8(self.bytes()).unwrap_or_default()
+    }
+
+    /// Whether `s` is this text.
+    pub fn is(&self, s: &str) -> bool {
+        s.as_bytes() == self.bytes()
+    }
+
+    /// The text as a `String` allocated once, at its length. Its bytes are ASCII, so they
+    /// are copied as they are, without the check of a `str` made from bytes.
+    pub fn to_text(&self) -> String {
+        let mut s = String::with_capacity(self.end - self.start);
+        s.extend(self.bytes().iter().map(|&b| char::from(b)));
+        s
+    }
+
+    /// Only ASCII digits, '.', '-' and '%' are written.
+    fn bytes(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
     }
 
     /// Add `b` after the text, if there is room.

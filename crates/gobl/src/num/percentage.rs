@@ -129,7 +129,7 @@ impl Percentage {
     /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
     pub fn to_text(&self) -> String {
         match self.text() {
-            Some(t) => t.as_str().to_owned(),
+            Some(t) => t.to_text(),
             None => self.to_string(),
         }
     }
