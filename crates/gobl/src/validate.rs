@@ -13,7 +13,7 @@ use crate::fault::{Fault, Faults, Path};
 pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator { faults: Vec::new() };
     let schema = get(doc, "$schema").and_then(Value::as_str).unwrap_or("");
-    let short = schema.trim_start_matches("https://gobl.org/draft-0/");
+    let short = crate::bill::schema_path(schema);
     v.tax_ids_in(&Path::Root("doc"), doc);
     match short {
         "bill/invoice" => {

@@ -5,7 +5,7 @@ use std::fmt::Display;
 use serde_json::Value;
 
 use super::CalcError;
-use super::val::{Obj, get, get_mut, has, percent, set_percent, string};
+use super::val::{Obj, get, has, percent, set_percent, string};
 use crate::num::Percentage;
 use crate::regimes;
 use crate::tax::RegimeDef;
@@ -106,8 +106,8 @@ impl Combo {
     /// conventional order (cat, country, key, rate, percent, surcharge, ext) and then the
     /// others.
     pub fn write(&self, o: &mut Obj) {
-        if o.keys().all(|k| MEMBER_ORDER.contains(&k.as_str())) {
-            return self.write_members_only(o);
+        if let Some(places) = member_places(o) {
+            return self.write_members_only(o, places);
         }
         // Edited as a list and made a map again once: building a second map key by key
         // would hash and allocate every key again. The list is edited as the map would be
@@ -132,40 +132,45 @@ impl Combo {
     }
 
     /// [`Combo::write`] of a combo that has only the members of [`MEMBER_ORDER`] (as most
-    /// have): their order is then that one whatever the edits, so the map is edited in place
-    /// in that order. A member is replaced only when its text changes, a new one is inserted
-    /// at its place, and only a member out of order is moved.
-    fn write_members_only(&self, o: &mut Obj) {
+    /// have), at `places`: their order is then that one whatever the edits, so the map is
+    /// edited in place in that order. A member is replaced only when its text changes, a new
+    /// one is inserted at its place, and only a member out of order is moved.
+    fn write_members_only(&self, o: &mut Obj, mut places: Places) {
         let mut at = 0;
-        for k in MEMBER_ORDER {
-            let here = o.keys().position(|x| x == k);
-            let text = match k {
-                "country" => Text::Str(self.country.as_deref()),
-                "key" => Text::Str(self.key.as_deref()),
-                "rate" => Text::Str(self.rate.as_deref()),
-                "percent" => Text::Percent(self.percent),
-                "surcharge" => Text::Percent(self.surcharge),
+        for (m, k) in MEMBER_ORDER.into_iter().enumerate() {
+            let text = match m {
+                1 => Text::Str(self.country.as_deref()),
+                2 => Text::Str(self.key.as_deref()),
+                3 => Text::Str(self.rate.as_deref()),
+                4 => Text::Percent(self.percent),
+                5 => Text::Percent(self.surcharge),
                 _ => Text::Kept,
             };
-            match (here, text) {
+            match (places[m], text) {
                 (None, Text::Kept | Text::Str(None) | Text::Percent(None)) => continue,
-                (Some(_), Text::Str(None) | Text::Percent(None)) => {
+                (Some(i), Text::Str(None) | Text::Percent(None)) => {
                     // Members before `at` are placed, so this one is after them.
                     o.shift_remove(k);
+                    places[m] = None;
+                    shift_places(&mut places, i + 1.., |p| p - 1);
                     continue;
                 }
                 (None, t) => {
                     o.shift_insert(at, k.to_string(), Value::String(t.to_text()));
+                    shift_places(&mut places, at.., |p| p + 1);
+                    places[m] = Some(at);
                 }
                 (Some(i), t) => {
-                    if let Some(v) = get_mut(o, k) {
+                    if let Some(v) = o.values_mut().nth(i) {
                         t.write_into(v);
                     }
                     if i != at
-                        && let Some(v) = get_mut(o, k).map(std::mem::take)
+                        && let Some(v) = o.values_mut().nth(i).map(std::mem::take)
                     {
                         // `shift_insert` of a present key moves it there.
                         o.shift_insert(at, k.to_string(), v);
+                        shift_places(&mut places, at..i, |p| p + 1);
+                        places[m] = Some(at);
                     }
                 }
             }
@@ -294,6 +299,47 @@ impl Text<'_> {
     }
 }
 
+/// Where each member of [`MEMBER_ORDER`] is in a combo's map, if it has it.
+type Places = [Option<usize>; MEMBER_ORDER.len()];
+
+/// The places of a combo's members, if it has only members of [`MEMBER_ORDER`]: each key
+/// is looked at once, and the places are then kept through the edits.
+fn member_places(o: &Obj) -> Option<Places> {
+    let mut places = [None; MEMBER_ORDER.len()];
+    for (i, k) in o.keys().enumerate() {
+        places[member_index(k)?] = Some(i);
+    }
+    Some(places)
+}
+
+/// Apply `f` to the places that are in `range` (after a member was inserted or removed).
+fn shift_places(
+    places: &mut Places,
+    range: impl std::ops::RangeBounds<usize>,
+    f: impl Fn(usize) -> usize,
+) {
+    for p in places.iter_mut().flatten() {
+        if range.contains(p) {
+            *p = f(*p);
+        }
+    }
+}
+
+/// The index of `k` in [`MEMBER_ORDER`] (a match, which compares the few lengths and bytes
+/// directly).
+fn member_index(k: &str) -> Option<usize> {
+    Some(match k {
+        "cat" => 0,
+        "country" => 1,
+        "key" => 2,
+        "rate" => 3,
+        "percent" => 4,
+        "surcharge" => 5,
+        "ext" => 6,
+        _ => return None,
+    })
+}
+
 /// The order of a written combo's members.
 const MEMBER_ORDER: [&str; 7] = [
     "cat",
@@ -340,6 +386,14 @@ mod tests {
         }
         sorted.append(o);
         *o = sorted;
+    }
+
+    #[test]
+    fn member_index_is_the_place_in_the_order() {
+        for (i, k) in MEMBER_ORDER.into_iter().enumerate() {
+            assert_eq!(member_index(k), Some(i));
+        }
+        assert_eq!(member_index("tags"), None);
     }
 
     #[test]

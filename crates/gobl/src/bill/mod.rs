@@ -13,6 +13,7 @@ mod total;
 pub(crate) mod val;
 
 pub use invoice::{Rounding, calculate_invoice};
+pub(crate) use norm::schema_path;
 pub use norm::{normalize_document, normalize_tax_id_code};
 
 /// Why a document could not be calculated: a message and the JSON path of the field.

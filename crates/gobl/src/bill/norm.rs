@@ -35,9 +35,16 @@ pub fn normalize_tax_id_code(code: &str, country: &str, alt: &[&str]) -> String 
 
 /// The short schema of a document (`bill/invoice`), from its `$schema` URL.
 pub(crate) fn short_schema(doc: &Obj) -> &str {
-    string(doc, "$schema")
-        .map(|s| s.trim_start_matches("https://gobl.org/draft-0/"))
-        .unwrap_or("")
+    string(doc, "$schema").map(schema_path).unwrap_or("")
+}
+
+/// A `$schema` URL without GOBL's base (`bill/invoice`). The base is stripped as a prefix,
+/// as often as it repeats: trimming it as a pattern would set up a substring search first.
+pub(crate) fn schema_path(mut url: &str) -> &str {
+    while let Some(rest) = url.strip_prefix("https://gobl.org/draft-0/") {
+        url = rest;
+    }
+    url
 }
 
 fn short_schema_of(v: &Value) -> &str {
