@@ -1,5 +1,6 @@
 //! Tax combos (`{"cat":"VAT","rate":"general",...}`): normalisation and rate resolution.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 
 use serde_json::Value;
@@ -13,10 +14,10 @@ use crate::tax::RegimeDef;
 /// A tax combo read from a line, discount or charge.
 #[derive(Debug, Clone)]
 pub(crate) struct Combo {
-    pub cat: String,
+    pub cat: Cow<'static, str>,
     pub country: Option<String>,
-    pub key: Option<String>,
-    pub rate: Option<String>,
+    pub key: Option<Cow<'static, str>>,
+    pub rate: Option<Cow<'static, str>>,
     pub percent: Option<Percentage>,
     pub surcharge: Option<Percentage>,
     pub ext: Option<Value>,
@@ -85,13 +86,22 @@ pub(crate) fn normalize(o: &mut Obj) {
 }
 
 impl Combo {
-    /// Read a combo from its JSON object.
-    pub fn read(o: &Obj, path: impl Display + Copy) -> Result<Combo, CalcError> {
+    /// Read a combo from its JSON object. Its category, key and rate are the `regime`'s own
+    /// texts when it defines them (most combos), copied only otherwise.
+    pub fn read(
+        o: &Obj,
+        regime: Option<&'static RegimeDef>,
+        path: impl Display + Copy,
+    ) -> Result<Combo, CalcError> {
+        let cat = string(o, "cat").unwrap_or_default();
+        let cd = regime.and_then(|r| r.category(cat));
+        let keys = cd.into_iter().flat_map(|c| c.keys).map(|k| k.key);
+        let rates = cd.into_iter().flat_map(|c| c.rates).map(|r| r.rate);
         Ok(Combo {
-            cat: string(o, "cat").unwrap_or_default().to_string(),
+            cat: known(cat, cd.map(|c| c.code).into_iter()),
             country: string(o, "country").map(str::to_string),
-            key: string(o, "key").map(str::to_string),
-            rate: string(o, "rate").map(str::to_string),
+            key: string(o, "key").map(|k| known(k, keys)),
+            rate: string(o, "rate").map(|r| known(r, rates)),
             percent: percent(o, "percent", path)?,
             surcharge: percent(o, "surcharge", path)?,
             ext: get(o, "ext")
@@ -114,11 +124,11 @@ impl Combo {
         // (a removal moves the last member into the gap, as `Map::remove` does), so the
         // other members keep the order they always had.
         let mut members: Vec<(String, Value)> = std::mem::take(o).into_iter().collect();
-        let text = |v: &Option<String>| v.clone().map(Value::String);
+        let text = |v: Option<&str>| v.map(|t| Value::String(t.to_string()));
         let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text()));
-        set_member(&mut members, "country", text(&self.country));
-        set_member(&mut members, "key", text(&self.key));
-        set_member(&mut members, "rate", text(&self.rate));
+        set_member(&mut members, "country", text(self.country.as_deref()));
+        set_member(&mut members, "key", text(self.key.as_deref()));
+        set_member(&mut members, "rate", text(self.rate.as_deref()));
         set_member(&mut members, "percent", percent(self.percent));
         set_member(&mut members, "surcharge", percent(self.surcharge));
         let mut sorted = Vec::with_capacity(members.len());
@@ -209,7 +219,7 @@ impl Combo {
         self.retained = cd.retained;
         self.informative = cd.informative;
         if !cd.keys.is_empty() && self.key.is_none() {
-            self.key = Some("standard".into());
+            self.key = Some(Cow::Borrowed("standard"));
         }
         // Borrowed, not cloned: only `percent` and `surcharge` change from here on.
         let key = self.key.as_deref().unwrap_or_default();
@@ -250,6 +260,15 @@ impl Combo {
         self.percent = Some(v.percent());
         self.surcharge = v.surcharge();
         Ok(())
+    }
+}
+
+/// `text` as the regime's own text when `defined` holds it (no copy to allocate), else a
+/// copy.
+fn known(text: &str, mut defined: impl Iterator<Item = &'static str>) -> Cow<'static, str> {
+    match defined.find(|d| *d == text) {
+        Some(d) => Cow::Borrowed(d),
+        None => Cow::Owned(text.to_string()),
     }
 }
 
@@ -371,8 +390,8 @@ mod tests {
             }
         };
         put("country", c.country.clone().map(Value::String));
-        put("key", c.key.clone().map(Value::String));
-        put("rate", c.rate.clone().map(Value::String));
+        put("key", c.key.as_deref().map(Value::from));
+        put("rate", c.rate.as_deref().map(Value::from));
         put("percent", c.percent.map(|p| Value::String(p.to_string())));
         put(
             "surcharge",
@@ -415,10 +434,10 @@ mod tests {
         for input in &inputs {
             for (country, key, rate, percent, surcharge) in combos {
                 let o = input.as_object().unwrap();
-                let mut c = Combo::read(o, "doc").unwrap();
+                let mut c = Combo::read(o, regimes::get("ES"), "doc").unwrap();
                 c.country = country.map(str::to_string);
-                c.key = key.map(str::to_string);
-                c.rate = rate.map(str::to_string);
+                c.key = key.map(|k| Cow::Owned(k.to_string()));
+                c.rate = rate.map(|r| Cow::Owned(r.to_string()));
                 c.percent = percent.map(|p| Percentage::parse(p).unwrap());
                 c.surcharge = surcharge.map(|p| Percentage::parse(p).unwrap());
                 let (mut got, mut want) = (o.clone(), o.clone());

@@ -145,7 +145,7 @@ pub fn calculate_invoice(
     let charges = calculate_doc_adjustments(doc, "charges", &ctx, subtotals.sum)?;
     subtotals.add_charges(sum_adjustments(&charges, &ctx)?)?;
 
-    let mut tax_lines = read_tax_lines(doc, &lines, &discounts, &charges)?;
+    let mut tax_lines = read_tax_lines(doc, ctx.regime, &lines, &discounts, &charges)?;
     let rounding = existing_rounding(doc)?;
     if tax_lines.is_empty() {
         doc.remove("totals");

@@ -11,6 +11,7 @@ use super::invoice::Ctx;
 use super::invoice_lines::LineCalc;
 use super::val::{Obj, field, field_mut, get, get_mut, num_err};
 use crate::num::{Amount, Percentage};
+use crate::tax::RegimeDef;
 
 /// Where a combo is: `doc.{arr}[{i}].taxes[{j}]`, spelled out only for an error.
 #[derive(Debug, Clone, Copy)]
@@ -59,9 +60,11 @@ pub(super) struct TaxSums {
     pub(super) retained: Option<Amount>,
 }
 
-/// The taxable lines: lines with a total, discounts (negated) and charges.
+/// The taxable lines: lines with a total, discounts (negated) and charges (their combos
+/// read with the texts of the invoice's `regime`).
 pub(super) fn read_tax_lines(
     doc: &Obj,
+    regime: Option<&'static RegimeDef>,
     lines: &[Option<LineCalc>],
     discounts: &[Option<Amount>],
     charges: &[Option<Amount>],
@@ -69,13 +72,14 @@ pub(super) fn read_tax_lines(
     let mut tls: Vec<TaxLine> = Vec::new();
     for (i, lc) in lines.iter().enumerate() {
         if let Some(lc) = lc {
-            tls.push(read_tax_line(doc, "lines", i, lc.total)?);
+            tls.push(read_tax_line(doc, regime, "lines", i, lc.total)?);
         }
     }
     for (i, d) in discounts.iter().enumerate() {
         if let Some(d) = d {
             tls.push(read_tax_line(
                 doc,
+                regime,
                 "discounts",
                 i,
                 d.negate().map_err(num_err("doc.discounts"))?,
@@ -84,7 +88,7 @@ pub(super) fn read_tax_lines(
     }
     for (i, c) in charges.iter().enumerate() {
         if let Some(c) = c {
-            tls.push(read_tax_line(doc, "charges", i, *c)?);
+            tls.push(read_tax_line(doc, regime, "charges", i, *c)?);
         }
     }
     Ok(tls)
@@ -92,6 +96,7 @@ pub(super) fn read_tax_lines(
 
 fn read_tax_line(
     doc: &Obj,
+    regime: Option<&'static RegimeDef>,
     arr: &'static str,
     i: usize,
     total: Amount,
@@ -107,7 +112,7 @@ fn read_tax_line(
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
             let p = ComboAt { arr, i, j };
-            combos.push((Combo::read(o, p)?, p));
+            combos.push((Combo::read(o, regime, p)?, p));
         }
     }
     Ok(TaxLine {
@@ -203,7 +208,7 @@ fn rate_total_for<'a>(cats: &'a mut Vec<CatTotal>, c: &Combo, zero: Amount) -> &
         Some(i) => i,
         None => {
             cats.push(CatTotal {
-                code: c.cat.clone(),
+                code: c.cat.to_string(),
                 retained: c.retained,
                 informative: c.informative,
                 rates: Vec::new(),
@@ -240,7 +245,7 @@ fn rate_total_for<'a>(cats: &'a mut Vec<CatTotal>, c: &Combo, zero: Amount) -> &
         None => {
             ct.rates.push(RateTotal {
                 country: c.country.clone(),
-                key: c.key.clone(),
+                key: c.key.as_deref().map(str::to_string),
                 ext: c.ext.clone(),
                 base: zero,
                 percent: c.percent,
