@@ -22,16 +22,52 @@ impl Transform {
     /// are 422; a different request with this id, or a key already used, is 409.
     pub async fn create_job(&self, scope: Scope, mut new: NewJob) -> TransformResult<(Job, bool)> {
         let hash = request_hash(&new);
-        if let Some(existing) = self.find_job(scope, new.id).await? {
+        // A repeat is answered with the stored job. One with `data` is looked for first, so it
+        // does not store its document again; any other is found when its insert meets the id,
+        // or when it is refused (its workflow may have been disabled since).
+        if new.data.is_some()
+            && let Some(existing) = self.find_job(scope, new.id).await?
+        {
             return same_or_conflict(existing, &hash);
         }
+        let id = new.id;
+        let (job, start) = match self.new_job(scope, &mut new, &hash).await {
+            Ok(made) => made,
+            Err(refused) => {
+                return match self.find_job(scope, id).await? {
+                    Some(existing) => same_or_conflict(existing, &hash),
+                    None => Err(refused),
+                };
+            }
+        };
+        if !db::jobs::insert(self.store(), scope, &job, start).await? {
+            return match self.find_job(scope, job.id).await? {
+                Some(existing) => same_or_conflict(existing, &hash),
+                None => Err(TransformError::Conflict(
+                    "the key is already used by another job in this workspace".into(),
+                )),
+            };
+        }
+        self.inner.wake.notify_one();
+        self.inner.notices.ready(job.id);
+        Ok((job, true))
+    }
+
+    /// The job a create request makes and where it starts, once its workflow, key and document
+    /// are found fit.
+    async fn new_job<'h>(
+        &self,
+        scope: Scope,
+        new: &mut NewJob,
+        request_hash: &'h str,
+    ) -> TransformResult<(Job, db::jobs::Start<'h>)> {
         let wf = self.runnable_workflow(scope, new.workflow_id).await?;
         if let Some(key) = new.key.as_deref()
             && key.trim().is_empty()
         {
             return Err(TransformError::invalid("key", "must not be empty"));
         }
-        let input = self.take_document(scope, &mut new).await?;
+        let input = self.take_document(scope, new).await?;
         let def = self.definition(scope, wf.id, wf.version).await?;
         let first = def
             .first(Phase::Main)
@@ -45,29 +81,20 @@ impl Transform {
             workflow_id: wf.id,
             workflow_version: wf.version,
             silo_entry_id: new.silo_entry_id,
-            key: new.key,
-            args: new.args,
-            tags: new.tags,
+            key: new.key.take(),
+            args: std::mem::take(&mut new.args),
+            tags: std::mem::take(&mut new.tags),
             status: status::QUEUED.into(),
             faults: Vec::new(),
             intents: Vec::new(),
         };
         let start = db::jobs::Start {
-            request_hash: &hash,
-            step_id: &first.id,
+            request_hash,
+            step_id: first.id.clone(),
             intent_id: Uuid::now_v7(),
             input,
         };
-        if !db::jobs::insert(self.store(), scope, &job, start).await? {
-            return match self.find_job(scope, job.id).await? {
-                Some(existing) => same_or_conflict(existing, &hash),
-                None => Err(TransformError::Conflict(
-                    "the key is already used by another job in this workspace".into(),
-                )),
-            };
-        }
-        self.inner.wake.notify_one();
-        Ok((job, true))
+        Ok((job, start))
     }
 
     /// The workflow a new job names: it exists, is enabled and has a published version.

@@ -54,6 +54,8 @@ struct Inner {
     done: broadcast::Sender<Notice>,
     /// Wakes an idle worker.
     wake: Notify,
+    /// Ready and done notices for the other nodes (PostgreSQL).
+    notices: engine::notices::Notices,
     /// Cancelled when the node shuts down (ends `?wait`s early).
     stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
@@ -94,6 +96,7 @@ impl Transform {
         let http = outbound::client(&config.outbound);
         Transform {
             inner: Arc::new(Inner {
+                notices: engine::notices::Notices::new(store.clone()),
                 sequence: folio_sequence::Sequence::new(store.clone()),
                 store,
                 silo,

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use folio_api::page::Position;
 use folio_store::rows::{json, uuid, uuid_opt};
-use folio_store::{Backend, Scope, Store, WriteQuery, from_millis, millis};
+use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
@@ -19,7 +19,7 @@ pub(crate) struct Start<'a> {
     /// Hash of the request: a repeat of it answers the job, another request is a conflict.
     pub request_hash: &'a str,
     /// The first step.
-    pub step_id: &'a str,
+    pub step_id: String,
     /// The first step's intent.
     pub intent_id: Uuid,
     /// An e-invoice given as text, kept for an import step.
@@ -38,15 +38,8 @@ pub(crate) async fn insert(
          faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims, input) \
          VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0, $14) \
          ON CONFLICT DO NOTHING";
-    // on PostgreSQL the other nodes' workers hear of the new job in the same statement
-    // (`NOTIFY` is sent when it commits, only if a row was inserted); `SELECT n` says n rows
-    let sql = if store.backend() == Backend::Postgres {
-        format!("WITH job AS ({insert} RETURNING id) SELECT pg_notify($15, '') FROM job")
-    } else {
-        insert.to_string()
-    };
     let done = scope
-        .query(&sql)
+        .query(insert)
         .bind(job.id.to_string())
         .bind(millis(job.created_at))
         .bind(job.workflow_id.to_string())
@@ -57,10 +50,9 @@ pub(crate) async fn insert(
         .bind(serde_json::to_string(&job.tags)?)
         .bind(start.request_hash.to_string())
         .bind(job.status.clone())
-        .bind(start.step_id.to_string())
+        .bind(start.step_id)
         .bind(start.intent_id.to_string())
         .bind(start.input)
-        .bind(crate::engine::READY_CHANNEL)
         .write(store)
         .await?;
     Ok(done.rows_affected() > 0)

@@ -9,7 +9,7 @@
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
-use folio_store::{Backend, Query, Scope, Store, WriteQuery, millis};
+use folio_store::{Query, Scope, Store, WriteQuery, millis};
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -145,8 +145,7 @@ pub(crate) async fn release(
 
 /// Moves a job `to` its next position and saves the intent of the step it ran (number
 /// `intent_seq` of the job), both or neither, fenced by the lease; false when the lease was
-/// lost (nothing is written then). On PostgreSQL a finished job (`completed_at` set) is
-/// announced with `NOTIFY` when the statement commits.
+/// lost (nothing is written then).
 pub(crate) async fn advance(
     store: &Store,
     scope: Scope,
@@ -157,26 +156,19 @@ pub(crate) async fn advance(
 ) -> TransformResult<bool> {
     let faults = serde_json::to_string(to.faults)?;
     let events = serde_json::to_string(&intent.events)?;
-    let bind = |q| bind_move(q, lease, to, &faults, intent, intent_seq, &events);
-    if store.backend() == Backend::Postgres {
-        let done = to.completed_at.is_some();
-        // one statement, atomic on its own: the fenced update, the intent (only when the update
-        // matched) and, for a finished job, the notice (sent when it commits)
-        let sql = format!(
-            "WITH job AS ({UPDATE_JOB} RETURNING id), \
-             intent AS ({INTENT_INTO} SELECT {INTENT_VALUES} FROM job {UPSERT_INTENT}) \
-             SELECT {} FROM job",
-            if done { "pg_notify($25, job.id)" } else { "1" }
-        );
-        let mut q = bind(scope.query(&sql));
-        if done {
-            q = q.bind(crate::engine::DONE_CHANNEL);
-        }
-        // (`execute`: the Any driver cannot decode pg_notify's `void`; `SELECT n` says n rows)
-        return Ok(q.write(store).await?.rows_affected() == 1);
-    }
-    let sql = Backend::Sqlite.then_insert(UPDATE_JOB, INTENT_INTO, INTENT_VALUES, UPSERT_INTENT);
-    Ok(bind(scope.query(&sql)).write(store).await?.rows_affected() > 0)
+    let sql = store
+        .backend()
+        .then_insert(UPDATE_JOB, INTENT_INTO, INTENT_VALUES, UPSERT_INTENT);
+    let q = bind_move(
+        scope.query(&sql),
+        lease,
+        to,
+        &faults,
+        intent,
+        intent_seq,
+        &events,
+    );
+    Ok(q.write(store).await?.rows_affected() > 0)
 }
 
 /// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` are its new columns.

@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 use crate::{Notice, Transform};
 
+pub(crate) mod notices;
 pub(crate) mod queue;
 pub mod runner;
 
@@ -58,6 +59,13 @@ impl Transform {
     /// Tells local waiters that a job finished.
     pub(crate) fn announce_done(&self, id: Uuid) {
         let _ = self.inner.done.send(Notice::Done(id));
+    }
+
+    /// A job this node finished (its end is committed): waiters here hear of it at once,
+    /// those of other nodes once the notice is sent.
+    pub(crate) fn finished(&self, id: Uuid) {
+        self.announce_done(id);
+        self.inner.notices.done(id);
     }
 
     /// Tells every local waiter to read its job again: completion notices may have been lost

@@ -89,8 +89,7 @@ pub enum Then {
 }
 
 /// Saves the intent and moves the job on, in one transaction fenced by the lease; false when
-/// the lease was lost (nothing is written then). On PostgreSQL a finished job is announced
-/// with `NOTIFY` when the transaction commits.
+/// the lease was lost (nothing is written then).
 pub async fn save(
     store: &Store,
     job: &Claimed,

@@ -402,7 +402,7 @@ impl JobRun<'_> {
         }
         match then {
             Then::Done { .. } => {
-                self.t.announce_done(job.id);
+                self.t.finished(job.id);
                 Ok(ControlFlow::Break(Stop::Free))
             }
             Then::Step {
@@ -509,7 +509,7 @@ async fn finish_ko(
     });
     let then = Then::Done { status: status::KO };
     if queue::save(t.store(), job, &intent, &then, t.config().lease_ms).await? {
-        t.announce_done(job.id);
+        t.finished(job.id);
     }
     Ok(Stop::Free)
 }

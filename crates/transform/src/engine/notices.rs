@@ -1,0 +1,87 @@
+//! Notices to the other nodes through PostgreSQL: a job is ready, a job is done.
+//!
+//! A notice goes out after the write it announces has committed, in a statement of its own,
+//! never inside that write: PostgreSQL lets one notifying transaction commit at a time (it holds
+//! a database-wide lock through the commit's WAL flush), so writes that notify would queue
+//! behind one another instead of sharing a flush. Notices that pile up while one statement is
+//! sent go together in the next.
+//!
+//! A notice is a hint. A node that never hears one (this node stopped before sending it) still
+//! finds a ready job when it polls, and a waiter reads its job when its wait ends.
+
+use std::sync::OnceLock;
+
+use folio_store::{Backend, Store};
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::{DONE_CHANNEL, READY_CHANNEL};
+
+/// Notices one statement sends at most.
+const BATCH: usize = 256;
+
+/// The queue of notices to send; on SQLite (one node) there is none.
+pub(crate) struct Notices {
+    store: Store,
+    queue: OnceLock<mpsc::UnboundedSender<(&'static str, Uuid)>>,
+}
+
+impl Notices {
+    pub(crate) fn new(store: Store) -> Notices {
+        Notices {
+            store,
+            queue: OnceLock::new(),
+        }
+    }
+
+    /// Tells the other nodes' workers that the job is ready to run.
+    pub(crate) fn ready(&self, job: Uuid) {
+        self.send(READY_CHANNEL, job);
+    }
+
+    /// Tells the other nodes' waiters that the job is done.
+    pub(crate) fn done(&self, job: Uuid) {
+        self.send(DONE_CHANNEL, job);
+    }
+
+    /// Queues a notice; the sender starts with the first one (always from within the runtime).
+    fn send(&self, channel: &'static str, job: Uuid) {
+        if self.store.backend() != Backend::Postgres {
+            return;
+        }
+        let queue = self.queue.get_or_init(|| {
+            let (queue, notices) = mpsc::unbounded_channel();
+            tokio::spawn(deliver(self.store.clone(), notices));
+            queue
+        });
+        // the receiver lives as long as this queue
+        let _ = queue.send((channel, job));
+    }
+}
+
+/// Sends what is queued, as many notices a statement as have piled up, until the queue closes.
+async fn deliver(store: Store, mut notices: mpsc::UnboundedReceiver<(&'static str, Uuid)>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while notices.recv_many(&mut batch, BATCH).await > 0 {
+        if let Err(e) = notify(&store, &batch).await {
+            tracing::warn!(error = %e, notices = batch.len(), "could not send job notices to other nodes");
+        }
+        batch.clear();
+    }
+}
+
+/// One `pg_notify` per notice, in one statement of one fixed text (channels and payloads as
+/// comma-separated lists: neither holds a comma).
+async fn notify(store: &Store, batch: &[(&'static str, Uuid)]) -> Result<(), sqlx::Error> {
+    let channels: Vec<&str> = batch.iter().map(|(channel, _)| *channel).collect();
+    let payloads: Vec<String> = batch.iter().map(|(_, job)| job.to_string()).collect();
+    sqlx::query(
+        "SELECT pg_notify(channel, payload) \
+         FROM unnest(string_to_array($1, ','), string_to_array($2, ',')) AS n(channel, payload)",
+    )
+    .bind(channels.join(","))
+    .bind(payloads.join(","))
+    .execute(store.pool())
+    .await?;
+    Ok(())
+}
