@@ -31,7 +31,7 @@ run() { echo "== $*" >&2; "$@" 2>&1 | tee -a "$log" | grep -v '^BENCH' >&2 || tr
 # A criterion filter that matches no group: the criterion benches print only their direct
 # figures (the BENCH lines), which keeps the whole run to a few minutes.
 direct=(--bench --exact no-criterion-group)
-run bench/ping.sh 5s 32
+run bench/ping.sh 3s 32
 run bench/memory.sh 10s 8
 run "$(bench put)"
 run "$(bench engine)"

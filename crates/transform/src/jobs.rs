@@ -49,7 +49,7 @@ impl Transform {
             };
         }
         self.inner.wake.notify_one();
-        self.inner.notices.ready(job.id);
+        self.inner.notices.ready();
         Ok((job, true))
     }
 

@@ -140,7 +140,10 @@ async fn listen(t: Transform, shutdown: CancellationToken) {
                             t.announce_done(id);
                         }
                     }
-                    Ok(Some(_)) => t.inner.wake.notify_one(),
+                    Ok(Some(n)) if !t.inner.notices.is_own(n.payload()) => {
+                        t.inner.wake.notify_one();
+                    }
+                    Ok(Some(_)) => {}
                     Ok(None) => {
                         // the connection dropped and was re-established (LISTENing again):
                         // notices of the gap are lost

@@ -23,6 +23,8 @@ const BATCH: usize = 256;
 /// The queue of notices to send; on SQLite (one node) there is none.
 pub(crate) struct Notices {
     store: Store,
+    /// This node, as its ready notices name it.
+    node: Uuid,
     queue: OnceLock<mpsc::UnboundedSender<(&'static str, Uuid)>>,
 }
 
@@ -30,13 +32,21 @@ impl Notices {
     pub(crate) fn new(store: Store) -> Notices {
         Notices {
             store,
+            node: Uuid::new_v4(),
             queue: OnceLock::new(),
         }
     }
 
-    /// Tells the other nodes' workers that the job is ready to run.
-    pub(crate) fn ready(&self, job: Uuid) {
-        self.send(READY_CHANNEL, job);
+    /// Tells the other nodes' workers that a job is ready to run. The notice names this node,
+    /// not the job: its own listener then knows to leave it alone (its workers were woken
+    /// already), and PostgreSQL sends the identical notices of one statement once.
+    pub(crate) fn ready(&self) {
+        self.send(READY_CHANNEL, self.node);
+    }
+
+    /// Whether a ready notice came from this node.
+    pub(crate) fn is_own(&self, payload: &str) -> bool {
+        Uuid::parse_str(payload).is_ok_and(|node| node == self.node)
     }
 
     /// Tells the other nodes' waiters that the job is done.

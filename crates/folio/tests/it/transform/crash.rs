@@ -273,3 +273,64 @@ async fn two_nodes_on_postgres_complete_500_jobs_exactly_once_and_survive_a_kill
     assert_eq!(completed as usize, N);
     assert!(by_node_claims >= N as i64);
 }
+
+/// Notices between nodes: a job created on a node without workers starts at once on a node
+/// whose workers poll only once a minute (so only the ready notice can start it), and its end
+/// answers a `?wait` on the first node before the wait's timeout (only the done notice can).
+#[tokio::test]
+async fn on_postgres_a_job_made_on_one_node_runs_on_another_and_wakes_the_first() {
+    let Some(db) = folio_store::testing::postgres().await else {
+        return;
+    };
+    let data = db.dir().join("server");
+    let api = Process::spawn(&data, db.url(), &[("FOLIO_TRANSFORM_WORKERS", "0")]).await;
+    let slow_poll = [
+        ("FOLIO_TRANSFORM_WORKERS", "2"),
+        ("FOLIO_TRANSFORM_POLL_MS", "60000"),
+    ];
+    let worker = Process::spawn(&data, db.url(), &slow_poll).await;
+    let c = client(&api, &data);
+    let wf = c
+        .ok(
+            Method::PUT,
+            &format!("/transform/v1/workflows/{}", Uuid::new_v4()),
+            Some(json!({"name": "elsewhere", "steps": [
+                {"id": "a", "action": "silo.state", "config": {"state": "processing"}}]})),
+        )
+        .await;
+    // both nodes listen (and the worker node's first look at the queue, at its start, is
+    // behind it) before the first job
+    for _ in 0..100 {
+        let listening: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+        )
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+        if listening >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for _ in 0..3 {
+        let env = c.envelope().await;
+        let job = c
+            .ok(
+                Method::POST,
+                "/transform/v1/jobs",
+                Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
+            )
+            .await;
+        let asked = std::time::Instant::now();
+        let path = format!("/transform/v1/jobs/{}?wait=20", job["id"].as_str().unwrap());
+        let done = c.ok(Method::GET, &path, None).await;
+        assert_eq!(done["status"], "OK", "{done}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(15),
+            "the wait answered at its timeout, not at the job's end"
+        );
+        assert_eq!(states_of(&c, env).await, vec!["processing"]);
+    }
+    drop(worker);
+}
