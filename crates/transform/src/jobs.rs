@@ -214,9 +214,16 @@ impl Transform {
         timeout: Duration,
     ) -> TransformResult<Job> {
         let mut done = self.inner.done.subscribe();
-        // a look at the job's row alone (its intents are read once, at the end)
-        if self.completed(scope, id).await? || timeout.is_zero() {
-            return self.job(scope, id).await;
+        // the job's row first: a job that has ended is answered with its intents at once, any
+        // other's are read when the wait ends
+        let (job, _) = db::jobs::get(self.store(), scope, id)
+            .await?
+            .ok_or(TransformError::NotFound("job"))?;
+        if job.completed_at.is_some() || timeout.is_zero() {
+            let mut jobs = [job];
+            self.attach_intents(scope, &mut jobs).await?;
+            let [job] = jobs;
+            return Ok(job);
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
