@@ -71,6 +71,19 @@ impl Client {
         .await;
         id
     }
+
+    /// A new envelope and a job of `wf` on it: (job id, envelope id).
+    async fn job_on_new_envelope(&self, wf: &Value) -> (String, Uuid) {
+        let env = self.envelope().await;
+        let job = self
+            .ok(
+                Method::POST,
+                "/transform/v1/jobs",
+                Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
+            )
+            .await;
+        (job["id"].as_str().unwrap().to_string(), env)
+    }
 }
 
 fn client(p: &Process, data: &std::path::Path) -> Client {
@@ -119,15 +132,7 @@ async fn sigkill_mid_workflow_then_restart_completes_every_job_once() {
             .await;
         let mut jobs = Vec::new();
         for _ in 0..20 {
-            let env = c.envelope().await;
-            let job = c
-                .ok(
-                    Method::POST,
-                    "/transform/v1/jobs",
-                    Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
-                )
-                .await;
-            jobs.push((job["id"].as_str().unwrap().to_string(), env));
+            jobs.push(c.job_on_new_envelope(&wf).await);
         }
         // let them get going, then kill the process without warning
         tokio::time::sleep(Duration::from_millis(400)).await;
@@ -212,15 +217,7 @@ async fn two_nodes_on_postgres_complete_500_jobs_exactly_once_and_survive_a_kill
     let mut jobs = Vec::new();
     for i in 0..N {
         let c = if i % 2 == 0 || i > N / 2 { &ca } else { &cb };
-        let env = c.envelope().await;
-        let job = c
-            .ok(
-                Method::POST,
-                "/transform/v1/jobs",
-                Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
-            )
-            .await;
-        jobs.push((job["id"].as_str().unwrap().to_string(), env));
+        jobs.push(c.job_on_new_envelope(&wf).await);
         if i == N / 2 {
             // kill node B midway, with jobs in its hands
             b.signal("KILL");
@@ -314,16 +311,9 @@ async fn on_postgres_a_job_made_on_one_node_runs_on_another_and_wakes_the_first(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     for _ in 0..3 {
-        let env = c.envelope().await;
-        let job = c
-            .ok(
-                Method::POST,
-                "/transform/v1/jobs",
-                Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
-            )
-            .await;
+        let (job, env) = c.job_on_new_envelope(&wf).await;
         let asked = std::time::Instant::now();
-        let path = format!("/transform/v1/jobs/{}?wait=20", job["id"].as_str().unwrap());
+        let path = format!("/transform/v1/jobs/{job}?wait=20");
         let done = c.ok(Method::GET, &path, None).await;
         assert_eq!(done["status"], "OK", "{done}");
         assert!(
