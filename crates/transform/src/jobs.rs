@@ -61,12 +61,22 @@ impl Transform {
         new: &mut NewJob,
         request_hash: &'h str,
     ) -> TransformResult<(Job, db::jobs::Start<'h>)> {
-        let wf = self.runnable_workflow(scope, new.workflow_id).await?;
+        // the workflow and the envelope the job names are read at the same time (their
+        // refusals still come in this order)
+        let named = async {
+            match (new.silo_entry_id, &new.data) {
+                (Some(id), None) => self.check_envelope(scope, id).await,
+                _ => Ok(()),
+            }
+        };
+        let (wf, named) = tokio::join!(self.runnable_workflow(scope, new.workflow_id), named);
+        let wf = wf?;
         if let Some(key) = new.key.as_deref()
             && key.trim().is_empty()
         {
             return Err(TransformError::invalid("key", "must not be empty"));
         }
+        named?;
         let input = self.take_document(scope, new).await?;
         let def = self.definition(scope, wf.id, wf.version).await?;
         let first = def
@@ -121,9 +131,9 @@ impl Transform {
         Ok(wf)
     }
 
-    /// The job's document: an envelope of the silo it names, a GOBL document it sends (stored
-    /// now, the job then names it), or an e-invoice as text, returned to wait in the job for an
-    /// import step to read it.
+    /// The job's document: an envelope of the silo it names (found already, see `new_job`), a
+    /// GOBL document it sends (stored now, the job then names it), or an e-invoice as text,
+    /// returned to wait in the job for an import step to read it.
     async fn take_document(
         &self,
         scope: Scope,
@@ -134,7 +144,7 @@ impl Transform {
                 "data",
                 "send either data or silo_entry_id, not both",
             )),
-            (Some(id), None) => self.check_envelope(scope, id).await.map(|()| None),
+            (Some(_), None) => Ok(None),
             (None, Some(Value::String(xml))) => checked_input(xml).map(Some),
             (None, Some(data)) => {
                 new.silo_entry_id = Some(self.store_document(scope, data).await?);
