@@ -182,7 +182,7 @@ fn write_tree<'a, T: Tree>(
         Node::Null => text.push_str("null"),
         Node::Bool(true) => text.push_str("true"),
         Node::Bool(false) => text.push_str("false"),
-        Node::Int(i) => write_int(text, i),
+        Node::Int(i) => text.push_str(itoa::Buffer::new().format(i)),
         Node::Number(n) => write_number(text, &n)?,
         Node::String(s) => write_json_string(text, s),
         Node::Array(items) => {
@@ -227,26 +227,6 @@ fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// An integer's decimal digits, written without the formatting machinery (every invoice
-/// line has an integer index).
-fn write_int(out: &mut String, i: i64) {
-    if i < 0 {
-        out.push('-');
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = i.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
-}
-
 fn is_json_number(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));
@@ -287,7 +267,7 @@ fn write_number(out: &mut String, literal: &str) -> Result<(), CanonicalError> {
         return Err(CanonicalError::InvalidNumber(literal.to_owned()));
     }
     if let Ok(int) = literal.parse::<i64>() {
-        write_int(out, int);
+        out.push_str(itoa::Buffer::new().format(int));
         return Ok(());
     }
     let float: f64 = literal

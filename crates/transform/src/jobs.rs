@@ -30,11 +30,10 @@ impl Transform {
         {
             return same_or_conflict(existing, &hash);
         }
-        let id = new.id;
         let (job, start) = match self.new_job(scope, &mut new, &hash).await {
             Ok(made) => made,
             Err(refused) => {
-                return match self.find_job(scope, id).await? {
+                return match self.find_job(scope, new.id).await? {
                     Some(existing) => same_or_conflict(existing, &hash),
                     None => Err(refused),
                 };
@@ -230,10 +229,7 @@ impl Transform {
             .await?
             .ok_or(TransformError::NotFound("job"))?;
         if job.completed_at.is_some() || timeout.is_zero() {
-            let mut jobs = [job];
-            self.attach_intents(scope, &mut jobs).await?;
-            let [job] = jobs;
-            return Ok(job);
+            return self.with_intents(scope, job).await;
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -268,9 +264,15 @@ impl Transform {
         let Some((job, hash)) = db::jobs::get(self.store(), scope, id).await? else {
             return Ok(None);
         };
-        let mut jobs = vec![job];
+        Ok(Some((self.with_intents(scope, job).await?, hash)))
+    }
+
+    /// One job with its intents.
+    async fn with_intents(&self, scope: Scope, job: Job) -> TransformResult<Job> {
+        let mut jobs = [job];
         self.attach_intents(scope, &mut jobs).await?;
-        Ok(jobs.pop().map(|j| (j, hash)))
+        let [job] = jobs;
+        Ok(job)
     }
 
     async fn attach_intents(&self, scope: Scope, jobs: &mut [Job]) -> TransformResult<()> {
