@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use folio_store::{Scope, StoreError, now};
+use folio_store::{Scope, StoreError, WriteTx, now};
 use gobl::FieldError;
 use gobl::envelope::Envelope;
 use sha2::{Digest as _, Sha256};
@@ -178,18 +178,20 @@ impl Silo {
         self.update(ws, id, update).await
     }
 
-    /// Moves the envelope to a folder (`None` or empty: no folder) with one statement that
-    /// touches only the folder (and `updated_at`), reading nothing: for callers that do not
-    /// need the envelope back (workflow steps).
+    /// Moves the envelope to a folder (`None` or empty: no folder) with one statement in the
+    /// caller's transaction `tx` that touches only the folder (and `updated_at`), reading
+    /// nothing: for callers that do not need the envelope back (workflow steps, which commit
+    /// it with the step's progress).
     pub async fn move_to_folder(
         &self,
+        tx: &mut WriteTx,
         ws: Scope,
         id: Uuid,
         folder: Option<String>,
     ) -> SiloResult<()> {
         let folder = folder.filter(|f| !f.is_empty());
         check_labels(None, folder.as_deref(), &[], &BTreeMap::new())?;
-        if !db::envelopes::set_folder(self.store(), ws, id, folder, now()).await? {
+        if !db::envelopes::set_folder(tx, ws, id, folder, now()).await? {
             return Err(SiloError::NotFound("envelope"));
         }
         Ok(())

@@ -165,7 +165,7 @@ pub struct State {
 }
 
 /// A state to set.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewState {
     /// State key.
     pub key: String,

@@ -1,7 +1,7 @@
 //! State changes of envelopes.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use folio_store::Scope;
+use folio_store::{Scope, WriteTx};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
@@ -49,26 +49,34 @@ impl Silo {
         Ok(state)
     }
 
-    /// Like [`Silo::set_state`], but at most once per `src_id`: when the envelope already has a
-    /// state with this `new.src_id`, nothing changes and the answer is `None`. The check and the
-    /// change are one transaction (one statement on PostgreSQL), so a caller re-running after a
-    /// crash (a workflow step, whose intent id is the `src_id`) never adds the state twice.
+    /// Like [`Silo::set_state`], but at most once per `src_id`, and in the caller's transaction
+    /// `tx`: when the envelope already has a state with this `new.src_id`, nothing changes and
+    /// the answer is `None`. The check and the change are one statement on PostgreSQL, so a
+    /// caller re-running after a crash (a workflow step, whose intent id is the `src_id`) never
+    /// adds the state twice; the caller commits it with its own writes (the step's progress).
     pub async fn set_state_once(
         &self,
+        tx: &mut WriteTx,
         ws: Scope,
         id: Uuid,
         new: NewState,
     ) -> SiloResult<Option<State>> {
-        if new.src_id.is_none() {
-            return self.set_state(ws, id, new).await.map(Some);
-        }
+        let once = new.src_id.is_some();
         let state = new_state(new)?;
-        let added = db::states::add_once(self.store(), ws, id, &state).await?;
-        if added {
+        if !once {
+            if !db::states::make_current(tx, ws, id, &state.key, state.created_at).await? {
+                return Err(SiloError::NotFound("envelope"));
+            }
+            db::states::insert(tx, ws, id, &state).await?;
+            return Ok(Some(state));
+        }
+        if db::states::add_once(self.store().backend(), tx, ws, id, &state).await? {
             return Ok(Some(state));
         }
         // the state was there already, or there is no such envelope
-        self.exists(ws, id).await?;
+        if !db::envelopes::exists(&mut **tx, ws, id).await? {
+            return Err(SiloError::NotFound("envelope"));
+        }
         Ok(None)
     }
 

@@ -374,6 +374,19 @@ impl WriteTx {
         }
     }
 
+    /// Executes a writing statement in the transaction, or a script of
+    /// [`crate::Backend::then_insert`], counting the rows changed as [`WriteQuery::write`]
+    /// does. A script that fails half way is undone in full; the caller then rolls back.
+    pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
+        let script = query.sql().starts_with(SCRIPT_START);
+        let done = execute_counted(query, self).await;
+        if done.is_err() && script && matches!(self.0, Kind::Sqlite(_)) {
+            // the script's own savepoint is still open: undo it, leaving the transaction's
+            let _ = rollback_savepoint(self).await;
+        }
+        Ok(done?)
+    }
+
     /// Rolls the transaction back.
     pub async fn rollback(self) -> Result<(), sqlx::Error> {
         match self.0 {

@@ -2,7 +2,10 @@
 //! `silo.folder`), against a bare claim-and-complete loop over the same database in the same
 //! run, on SQLite and (with `FOLIO_TEST_DATABASE_URL`) PostgreSQL.
 //!
-//! `cargo bench -p folio-transform --bench engine` (set `BENCH_JOBS` to change the count).
+//! `cargo bench -p folio-transform --bench engine` (set `BENCH_JOBS` to change the count,
+//! `BENCH_CLIENTS` the number of clients creating jobs, or inserting rows for the bare loop, at
+//! once: 1 by default, as in earlier runs, so that figures stay comparable; with 1 the creating
+//! client's latency bounds the run, which the `created .. in` line shows).
 
 use std::time::{Duration, Instant};
 
@@ -17,17 +20,52 @@ use uuid::Uuid;
 
 const WORKERS: usize = 4;
 
-#[tokio::main(flavor = "multi_thread")]
-async fn main() {
-    let n: usize = std::env::var("BENCH_JOBS")
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+        .unwrap_or(default)
+}
+
+/// Runs `op(0)` .. `op(n - 1)` from `clients` tasks at once, each taking the next number.
+async fn from_clients<F, Fut, T>(n: usize, clients: usize, op: F) -> Vec<T>
+where
+    F: Fn(usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = T> + Send,
+    T: Send + 'static,
+{
+    let op = std::sync::Arc::new(op);
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..clients.max(1) {
+        let (op, next) = (op.clone(), next.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= n {
+                    return out;
+                }
+                out.push(op(i).await);
+            }
+        }));
+    }
+    let mut all = Vec::with_capacity(n);
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    all
+}
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let n = env_usize("BENCH_JOBS", 1000);
+    let clients = env_usize("BENCH_CLIENTS", 1);
     for db in folio_store::testing::backends().await {
-        let engine = engine(&db.store, db.dir(), n).await;
-        let bare = bare(&db.store, n).await;
+        let engine = engine(&db.store, db.dir(), n, clients).await;
+        let bare = bare(&db.store, n, clients).await;
         println!(
-            "{:<8} {n} jobs, {WORKERS} workers: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
+            "{:<8} {n} jobs, {WORKERS} workers, {clients} creating: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
             db.label,
             engine,
             bare,
@@ -35,7 +73,7 @@ async fn main() {
         );
         // the line `bench/run.sh` collects into its table
         println!(
-            "BENCH | jobs, two offline steps, {}, {WORKERS} workers | {engine:.0}/s | bare claim+complete {bare:.0}/s | {:.2}",
+            "BENCH | jobs, two offline steps, {}, {WORKERS} workers, {clients} creating | {engine:.0}/s | bare claim+complete {bare:.0}/s | {:.2}",
             db.label,
             engine / bare
         );
@@ -43,7 +81,7 @@ async fn main() {
 }
 
 /// Jobs/s through the engine: create every job, wait for every completion.
-async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
+async fn engine(store: &Store, dir: &std::path::Path, n: usize, clients: usize) -> f64 {
     let ws = store.create_workspace("bench").await.unwrap().id;
     let scope = Scope::new(ws);
     let silo = Silo::new(
@@ -88,16 +126,24 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
     let shutdown = tokio_util::sync::CancellationToken::new();
     let workers = t.start(shutdown.clone());
     let started = Instant::now();
-    let mut ids = Vec::with_capacity(n);
-    for env in envelopes {
-        let new = NewJob {
-            id: Uuid::now_v7(),
-            workflow_id: wf,
-            silo_entry_id: Some(env),
-            ..NewJob::default()
-        };
-        ids.push(t.create_job(scope, new).await.unwrap().0.id);
-    }
+    let create = {
+        let t = t.clone();
+        move |i: usize| {
+            let (t, env) = (t.clone(), envelopes[i]);
+            async move {
+                let new = NewJob {
+                    id: Uuid::now_v7(),
+                    workflow_id: wf,
+                    silo_entry_id: Some(env),
+                    ..NewJob::default()
+                };
+                t.create_job(scope, new).await.unwrap().0.id
+            }
+        }
+    };
+    let ids = from_clients(n, clients, create).await;
+    // how much of the run the creating clients took (the rest is the workers catching up)
+    let created = started.elapsed().as_secs_f64();
     for id in ids {
         let job = t
             .wait_job(scope, id, Duration::from_secs(120))
@@ -106,6 +152,7 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
         assert_eq!(job.status, "OK");
     }
     let secs = started.elapsed().as_secs_f64();
+    println!("  created {n} jobs in {created:.2} s, all done in {secs:.2} s");
     shutdown.cancel();
     workers.await.unwrap();
     n as f64 / secs
@@ -113,7 +160,7 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize) -> f64 {
 
 /// Jobs/s of the bare queue: insert rows, claim one with a lease (the engine's statement),
 /// mark it done; nothing else.
-async fn bare(store: &Store, n: usize) -> f64 {
+async fn bare(store: &Store, n: usize, clients: usize) -> f64 {
     sqlx::query(
         "CREATE TABLE bench_queue (id TEXT PRIMARY KEY, ready_at BIGINT, owner TEXT, done_at BIGINT)",
     )
@@ -167,14 +214,21 @@ async fn bare(store: &Store, n: usize) -> f64 {
             }
         }));
     }
-    for _ in 0..n {
-        sqlx::query("INSERT INTO bench_queue (id, ready_at) VALUES ($1, $2)")
-            .bind(Uuid::now_v7().to_string())
-            .bind(folio_store::millis(folio_store::now()))
-            .execute(store.pool())
-            .await
-            .unwrap();
-    }
+    let insert = {
+        let store = store.clone();
+        move |_i: usize| {
+            let store = store.clone();
+            async move {
+                sqlx::query("INSERT INTO bench_queue (id, ready_at) VALUES ($1, $2)")
+                    .bind(Uuid::now_v7().to_string())
+                    .bind(folio_store::millis(folio_store::now()))
+                    .execute(store.pool())
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+    from_clients(n, clients, insert).await;
     for t in tasks {
         t.await.unwrap();
     }

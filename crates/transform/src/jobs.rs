@@ -158,16 +158,6 @@ impl Transform {
         db::jobs::input(self.store(), scope, id).await
     }
 
-    /// Makes `envelope_id` the envelope of a job that had none (a step imported it).
-    pub async fn adopt_envelope(
-        &self,
-        scope: Scope,
-        id: Uuid,
-        envelope_id: Uuid,
-    ) -> TransformResult<()> {
-        db::jobs::adopt_envelope(self.store(), scope, id, envelope_id).await
-    }
-
     /// A job with its intents.
     pub async fn job(&self, scope: Scope, id: Uuid) -> TransformResult<Job> {
         self.find_job(scope, id)

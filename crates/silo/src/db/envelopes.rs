@@ -94,7 +94,7 @@ pub(crate) async fn exists<'c>(
 
 /// Moves the envelope to a folder; false when there is no such envelope.
 pub(crate) async fn set_folder(
-    store: &Store,
+    tx: &mut WriteTx,
     ws: Scope,
     id: Uuid,
     folder: Option<String>,
@@ -108,7 +108,7 @@ pub(crate) async fn set_folder(
         .bind(id.to_string())
         .bind(folder)
         .bind(millis(at))
-        .write(store)
+        .execute(&mut **tx)
         .await?;
     Ok(done.rows_affected() == 1)
 }

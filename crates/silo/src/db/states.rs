@@ -1,7 +1,7 @@
 //! `silo_states` rows, and the envelope's current state they set.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteTx, millis};
 use uuid::Uuid;
 
 use super::rows::{self, STATE_COLUMNS, to_json};
@@ -96,20 +96,21 @@ const NOT_YET: &str = "workspace_id = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FR
 /// Makes the state current and adds it, in one round trip, unless the envelope has a state
 /// from the same `src_id`; true when added.
 pub(crate) async fn add_once(
-    store: &Store,
+    backend: Backend,
+    tx: &mut WriteTx,
     ws: Scope,
     envelope_id: Uuid,
     state: &State,
 ) -> SiloResult<bool> {
-    let sql = store.backend().then_insert(
+    let sql = backend.then_insert(
         &format!("UPDATE silo_envelopes SET state = $5, updated_at = $4 WHERE {NOT_YET}"),
         "INSERT INTO silo_states (workspace_id, envelope_id, id, created_at, key, notes, meta, \
          src, src_id)",
         "$1, $2, $3, $4, $5, $6, $7, $8, $9",
         "",
     );
-    let done = bind_state(ws.query(&sql), envelope_id, state)
-        .write(store)
+    let done = tx
+        .write(bind_state(ws.query(&sql), envelope_id, state))
         .await?;
     Ok(done.rows_affected() > 0)
 }

@@ -28,6 +28,7 @@ mod silo;
 mod sleep;
 mod webhook;
 
+pub use silo::Change;
 pub use webhook::WebhookSchedule;
 
 /// The result of one run of a step.
@@ -44,6 +45,9 @@ pub enum Outcome {
     Ko(Report),
     /// Not done yet: run the step again at this time (the worker is free meanwhile).
     Wait(DateTime<Utc>),
+    /// Done once this change to the job's envelope is applied, which the runner does in the
+    /// transaction that saves the step; applying it gives the step's outcome.
+    Change(Box<Change>),
 }
 
 /// Code, message and args of an outcome, recorded in the step's event.

@@ -1,6 +1,10 @@
 //! The actions that change the job's envelope in the silo: `silo.state`, `silo.folder`,
 //! `silo.close` (sign with the workspace key) and `silo.modify` (RFC 7396 merge patch).
 //!
+//! `silo.state` and `silo.folder` do not write themselves: they hand a [`Change`] to the runner,
+//! which applies it in the transaction that saves the step, so the change and the job's move
+//! past the step commit together or not at all (and share one commit).
+//!
 //! All four are idempotent, so a step re-run after a crash does not apply its effect twice:
 //! `silo.state` records the intent id as the state's `src_id` and skips a state it already
 //! added; a folder set twice is the same folder; signing a signed envelope changes nothing;
@@ -9,9 +13,11 @@
 use std::collections::BTreeMap;
 
 use folio_api::FieldError;
-use folio_silo::NewState;
+use folio_silo::{NewState, Silo};
+use folio_store::{Scope, WriteTx};
 use serde::Deserialize;
 use serde_json::Value;
+use uuid::Uuid;
 
 use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
 
@@ -32,7 +38,7 @@ pub const STATES: [&str; 10] = [
 /// The `src` of states set by workflows.
 const SRC: &str = "transform";
 
-fn done(entry_id: uuid::Uuid, code: &str, message: String) -> Outcome {
+fn done(entry_id: Uuid, code: &str, message: String) -> Outcome {
     let mut report = Report::new(code, message);
     report
         .args
@@ -80,28 +86,17 @@ impl Action for SetState {
             Ok(id) => id,
             Err(o) => return o,
         };
-        let new = NewState {
-            key: config.state.clone(),
+        let state = NewState {
+            key: config.state,
             notes: config.notes,
             meta: config.meta,
             src: Some(SRC.into()),
             src_id: Some(cx.intent_id.to_string()),
         };
-        // a re-run after a crash finds the state it already added (same intent id as src_id)
-        match cx
-            .transform
-            .silo()
-            .set_state_once(cx.scope(), id, new)
-            .await
-        {
-            Ok(Some(_)) => done(id, "state", format!("state set to {}", config.state)),
-            Ok(None) => done(
-                id,
-                "already-set",
-                format!("state {} already set", config.state),
-            ),
-            Err(e) => silo_outcome(e),
-        }
+        Outcome::Change(Box::new(Change::State {
+            envelope: id,
+            state,
+        }))
     }
 }
 
@@ -132,15 +127,52 @@ impl Action for SetFolder {
             Ok(id) => id,
             Err(o) => return o,
         };
-        let folder = Some(config.folder.clone()).filter(|f| !f.is_empty());
-        match cx
-            .transform
-            .silo()
-            .move_to_folder(cx.scope(), id, folder)
-            .await
-        {
-            Ok(_) => done(id, "folder", format!("moved to folder {:?}", config.folder)),
-            Err(e) => silo_outcome(e),
+        Outcome::Change(Box::new(Change::Folder {
+            envelope: id,
+            folder: config.folder,
+        }))
+    }
+}
+
+/// A change to the job's envelope that a step hands to the runner (see the module's notes).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// `silo.state`: the state to set, once per `src_id` (the intent id).
+    State {
+        /// The job's envelope.
+        envelope: Uuid,
+        /// The state, its `src_id` the intent id.
+        state: NewState,
+    },
+    /// `silo.folder`: the folder to move to.
+    Folder {
+        /// The job's envelope.
+        envelope: Uuid,
+        /// The folder; empty for none.
+        folder: String,
+    },
+}
+
+impl Change {
+    /// Applies the change in `tx`, the step's write transaction; the step's outcome.
+    pub(crate) async fn apply(self, silo: &Silo, scope: Scope, tx: &mut WriteTx) -> Outcome {
+        match self {
+            Change::State { envelope, state } => {
+                let key = state.key.clone();
+                // a re-run finds the state it already added (same intent id as src_id)
+                match silo.set_state_once(tx, scope, envelope, state).await {
+                    Ok(Some(_)) => done(envelope, "state", format!("state set to {key}")),
+                    Ok(None) => done(envelope, "already-set", format!("state {key} already set")),
+                    Err(e) => silo_outcome(e),
+                }
+            }
+            Change::Folder { envelope, folder } => {
+                let to = Some(folder.clone()).filter(|f| !f.is_empty());
+                match silo.move_to_folder(tx, scope, envelope, to).await {
+                    Ok(()) => done(envelope, "folder", format!("moved to folder {folder:?}")),
+                    Err(e) => silo_outcome(e),
+                }
+            }
         }
     }
 }

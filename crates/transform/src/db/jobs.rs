@@ -151,25 +151,6 @@ pub(crate) async fn input(
     })
 }
 
-/// Makes `envelope_id` the envelope of a job that has none.
-pub(crate) async fn adopt_envelope(
-    store: &Store,
-    scope: Scope,
-    id: Uuid,
-    envelope_id: Uuid,
-) -> TransformResult<()> {
-    scope
-        .query(
-            "UPDATE transform_jobs SET silo_entry_id = $3 \
-             WHERE workspace_id = $1 AND id = $2 AND silo_entry_id IS NULL",
-        )
-        .bind(id.to_string())
-        .bind(envelope_id.to_string())
-        .write(store)
-        .await?;
-    Ok(())
-}
-
 fn decode(row: &AnyRow) -> TransformResult<(Job, String)> {
     let completed_at: Option<i64> = row.try_get("completed_at")?;
     let job = Job {

@@ -9,7 +9,7 @@
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
-use folio_store::{Query, Scope, Store, WriteQuery, millis};
+use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -46,12 +46,14 @@ pub(crate) struct Position<'a> {
     pub completed_at: Option<DateTime<Utc>>,
     pub updated_at: DateTime<Utc>,
     pub faults: &'a [Fault],
+    /// The job's envelope: one an import step made is adopted (one the job had stays).
+    pub silo_entry_id: Option<Uuid>,
 }
 
 /// Claims the job of any workspace that has been ready longest, for `owner` until `until`.
-/// Unscoped on purpose: a worker serves every workspace. `id` alone picks the row (job ids are
-/// uuids, unique in practice across workspaces); the row reports its workspace, so nothing is
-/// mixed up if two ever collide.
+/// Unscoped on purpose: a worker serves every workspace. The row is picked by its whole key,
+/// workspace and id: by `id` alone, which is not a prefix of the key, PostgreSQL scanned the
+/// whole table on every claim.
 pub(crate) async fn claim(
     store: &Store,
     owner: Uuid,
@@ -61,8 +63,8 @@ pub(crate) async fn claim(
     let sql = format!(
         "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
          status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
-         WHERE id = (SELECT id FROM transform_jobs WHERE ready_at <= $3 \
-                     ORDER BY ready_at LIMIT 1{}) \
+         WHERE (workspace_id, id) = (SELECT workspace_id, id FROM transform_jobs \
+                                     WHERE ready_at <= $3 ORDER BY ready_at LIMIT 1{}) \
          RETURNING workspace_id, id, workflow_id, workflow_version, silo_entry_id, job_key, args, \
                    faults, phase, step_id, intent_id, intent_seq, attempt, step_state",
         store.backend().skip_locked()
@@ -144,10 +146,11 @@ pub(crate) async fn release(
 }
 
 /// Moves a job `to` its next position and saves the intent of the step it ran (number
-/// `intent_seq` of the job), both or neither, fenced by the lease; false when the lease was
-/// lost (nothing is written then).
+/// `intent_seq` of the job), both or neither, fenced by the lease, as one statement of its own
+/// or in `tx`; false when the lease was lost (nothing is written then).
 pub(crate) async fn advance(
     store: &Store,
+    tx: Option<&mut WriteTx>,
     scope: Scope,
     lease: Lease,
     to: &Position<'_>,
@@ -168,13 +171,19 @@ pub(crate) async fn advance(
         intent_seq,
         &events,
     );
-    Ok(q.write(store).await?.rows_affected() > 0)
+    let done = match tx {
+        Some(tx) => tx.write(q).await?,
+        None => q.write(store).await?,
+    };
+    Ok(done.rows_affected() > 0)
 }
 
-/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` are its new columns.
+/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` and `$25` are its new
+/// columns.
 const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $4, step_id = $5, intent_id = $6, \
      intent_seq = $7, attempt = $8, step_state = $9, ready_at = $10, lease_owner = $11, \
-     status = $12, completed_at = $13, updated_at = $14, faults = $15 \
+     status = $12, completed_at = $13, updated_at = $14, faults = $15, \
+     silo_entry_id = COALESCE(silo_entry_id, $25) \
      WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
 
 /// The step's intent, saved with the move: `$16`..`$24` (`$3`..`$15` are the job's).
@@ -185,8 +194,8 @@ const INTENT_VALUES: &str = "$1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24
 const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
      completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";
 
-/// Binds `$2`..`$24` (the scope is `$1`): the lease and the job's new columns of
-/// [`UPDATE_JOB`], then the intent's columns.
+/// Binds `$2`..`$25` (the scope is `$1`): the lease and the job's new columns of
+/// [`UPDATE_JOB`], then the intent's columns, then the job's envelope.
 fn bind_move<'q>(
     q: Query<'q>,
     lease: Lease,
@@ -219,4 +228,5 @@ fn bind_move<'q>(
         .bind(millis(intent.created_at))
         .bind(millis(intent.updated_at))
         .bind(events.to_string())
+        .bind(to.silo_entry_id.map(|id| id.to_string()))
 }

@@ -20,6 +20,8 @@ use crate::{Notice, Transform};
 pub(crate) mod notices;
 pub(crate) mod queue;
 pub mod runner;
+#[cfg(test)]
+mod tests;
 
 /// PostgreSQL channel announcing finished jobs (payload: the job id).
 pub const DONE_CHANNEL: &str = "folio_transform_done";

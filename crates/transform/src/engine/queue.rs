@@ -2,7 +2,7 @@
 //! step's result. The statements, and how leases fence them, are in `db::queue`.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Scope, Store};
+use folio_store::{Scope, Store, WriteTx};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -89,16 +89,28 @@ pub enum Then {
 }
 
 /// Saves the intent and moves the job on, in one transaction fenced by the lease; false when
-/// the lease was lost (nothing is written then).
+/// the lease was lost (nothing is written then). With `tx`, the step's change to the silo, the
+/// save joins it and commits both; a lost lease rolls the change back too (the worker that has
+/// the job now runs the step again).
 pub async fn save(
     store: &Store,
+    tx: Option<WriteTx>,
     job: &Claimed,
     intent: &Intent,
     then: &Then,
     lease_ms: u64,
 ) -> TransformResult<bool> {
     let to = position(job, then, lease_ms);
-    db::queue::advance(store, job.scope(), job.lease(), &to, intent, job.intent_seq).await
+    let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
+    let Some(mut tx) = tx else {
+        return db::queue::advance(store, None, scope, lease, &to, intent, seq).await;
+    };
+    if !db::queue::advance(store, Some(&mut tx), scope, lease, &to, intent, seq).await? {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// The job's place after `then`.
@@ -118,6 +130,7 @@ fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a>
         completed_at: None,
         updated_at: now,
         faults: &job.faults,
+        silo_entry_id: job.silo_entry_id,
     };
     match then {
         Then::Again {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
+use folio_store::WriteTx;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
@@ -171,16 +172,38 @@ impl JobRun<'_> {
         else {
             return Ok(ControlFlow::Break(Stop::Free));
         };
+        let (outcome, tx) = self.apply_change(job, outcome).await?;
+        // with `tx` open nothing else may write (on SQLite it holds the writer): an `ERR`,
+        // the only outcome that writes in `settle`, comes without one
         let settled = self
             .settle(job, &*action, &mut intent, outcome, state, &timing)
             .await?;
         let Some((status_word, report)) = settled else {
             return Ok(ControlFlow::Break(Stop::Free));
         };
-        self.complete(job, step, &mut intent, status_word, &report)
-            .await?;
+        complete(job, step, &mut intent, status_word, &report);
         let then = self.route_after(job, step, &mut intent, status_word, &report);
-        self.save_and_move_on(job, &intent, then).await
+        self.save_and_move_on(job, &intent, then, tx).await
+    }
+
+    /// Applies a step's change to the silo in a write transaction that the step's save then
+    /// joins, so both commit or neither does. A storage failure (`ERR`) rolls it back; the
+    /// step is retried as after any `ERR`.
+    async fn apply_change(
+        &self,
+        job: &Claimed,
+        outcome: Outcome,
+    ) -> TransformResult<(Outcome, Option<WriteTx>)> {
+        let Outcome::Change(change) = outcome else {
+            return Ok((outcome, None));
+        };
+        let mut tx = self.t.store().begin_write().await?;
+        let outcome = change.apply(self.t.silo(), job.scope(), &mut tx).await;
+        if matches!(outcome, Outcome::Err(..)) {
+            tx.rollback().await?;
+            return Ok((outcome, None));
+        }
+        Ok((outcome, Some(tx)))
     }
 
     /// The intent of this step run, its last event `RUN`: the saved one of a retried or
@@ -283,6 +306,11 @@ impl JobRun<'_> {
             Outcome::Ok(r) => (status::OK, r),
             Outcome::Skip(r) => (status::SKIP, r),
             Outcome::Ko(r) => (status::KO, r),
+            // `apply_change` turned every change into its outcome
+            Outcome::Change(_) => (
+                status::KO,
+                Report::new("internal", "a change was not applied"),
+            ),
         }))
     }
 
@@ -302,40 +330,7 @@ impl JobRun<'_> {
             attempt,
             state,
         };
-        self.save(job, intent, &then).await?;
-        Ok(())
-    }
-
-    /// Closes the intent with the step's final event; adopts the envelope an import step made
-    /// and records a `KO` as a fault of the job.
-    async fn complete(
-        &self,
-        job: &mut Claimed,
-        step: &Step,
-        intent: &mut Intent,
-        status_word: &str,
-        report: &Report,
-    ) -> TransformResult<()> {
-        push(intent, status_word, report);
-        intent.completed = true;
-        if let Some(id) = intent.events.last().and_then(|e| e.silo_entry_id)
-            && job.silo_entry_id.is_none()
-        {
-            // a job given XML works on the envelope its import step made, from then on
-            self.t.adopt_envelope(job.scope(), job.id, id).await?;
-            job.silo_entry_id = Some(id);
-        }
-        if status_word == status::KO {
-            job.faults.push(Fault {
-                provider: step.action.clone(),
-                code: report.code.clone().unwrap_or_else(|| "ko".into()),
-                message: report
-                    .message
-                    .clone()
-                    .unwrap_or_else(|| "the step failed".into()),
-                paths: Vec::new(),
-            });
-        }
+        self.save(job, intent, &then, None).await?;
         Ok(())
     }
 
@@ -383,9 +378,16 @@ impl JobRun<'_> {
         }
     }
 
-    /// Saves the job's place after `then`, under its lease; false when the lease was lost.
-    async fn save(&self, job: &Claimed, intent: &Intent, then: &Then) -> TransformResult<bool> {
-        queue::save(self.t.store(), job, intent, then, self.lease_ms).await
+    /// Saves the job's place after `then`, under its lease, in `tx` when the step's change is
+    /// in one; false when the lease was lost.
+    async fn save(
+        &self,
+        job: &Claimed,
+        intent: &Intent,
+        then: &Then,
+        tx: Option<WriteTx>,
+    ) -> TransformResult<bool> {
+        queue::save(self.t.store(), tx, job, intent, then, self.lease_ms).await
     }
 
     /// Saves the intent with the job's next position, then moves the job to its next step;
@@ -395,8 +397,9 @@ impl JobRun<'_> {
         job: &mut Claimed,
         intent: &Intent,
         then: Then,
+        tx: Option<WriteTx>,
     ) -> TransformResult<ControlFlow<Stop>> {
-        if !self.save(job, intent, &then).await? {
+        if !self.save(job, intent, &then, tx).await? {
             tracing::warn!(job = %job.id, "lease lost; another worker has the job");
             return Ok(ControlFlow::Break(Stop::Free));
         }
@@ -424,6 +427,34 @@ impl JobRun<'_> {
             }
             Then::Again { .. } => Ok(ControlFlow::Break(Stop::Free)),
         }
+    }
+}
+
+/// Closes the intent with the step's final event; adopts the envelope an import step made
+/// (saved with the step) and records a `KO` as a fault of the job.
+fn complete(
+    job: &mut Claimed,
+    step: &Step,
+    intent: &mut Intent,
+    status_word: &str,
+    report: &Report,
+) {
+    push(intent, status_word, report);
+    intent.completed = true;
+    if job.silo_entry_id.is_none() {
+        // a job given XML works on the envelope its import step made, from then on
+        job.silo_entry_id = intent.events.last().and_then(|e| e.silo_entry_id);
+    }
+    if status_word == status::KO {
+        job.faults.push(Fault {
+            provider: step.action.clone(),
+            code: report.code.clone().unwrap_or_else(|| "ko".into()),
+            message: report
+                .message
+                .clone()
+                .unwrap_or_else(|| "the step failed".into()),
+            paths: Vec::new(),
+        });
     }
 }
 
@@ -508,7 +539,7 @@ async fn finish_ko(
         paths: Vec::new(),
     });
     let then = Then::Done { status: status::KO };
-    if queue::save(t.store(), job, &intent, &then, t.config().lease_ms).await? {
+    if queue::save(t.store(), None, job, &intent, &then, t.config().lease_ms).await? {
         t.finished(job.id);
     }
     Ok(Stop::Free)

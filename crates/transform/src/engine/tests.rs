@@ -1,0 +1,97 @@
+//! The runner against real databases (SQLite, and PostgreSQL with `FOLIO_TEST_DATABASE_URL`):
+//! a step's change to the silo and the job's save commit together.
+
+use std::time::Duration;
+
+use folio_api::limits::Limits;
+use folio_silo::{NewEnvelope, Silo};
+use folio_store::testing::TestDb;
+use folio_store::{Blobs, Scope};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::{queue, runner};
+use crate::model::{NewJob, SaveWorkflow};
+use crate::{Transform, TransformConfig};
+
+/// A service with no workers of its own (the test claims and runs), one workspace, and a job
+/// of a one-step `silo.state` workflow on a new envelope.
+async fn one_state_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
+    let store = &db.store;
+    let scope = Scope::new(store.create_workspace("runner").await.unwrap().id);
+    let blobs = Blobs::local(&db.dir().join("files")).unwrap();
+    let silo = Silo::new(store.clone(), blobs, Limits::default());
+    let config = TransformConfig {
+        workers: 0,
+        ..TransformConfig::default()
+    };
+    let t = Transform::new(store.clone(), silo.clone(), config);
+    let steps = json!({"name": "state", "steps": [
+        {"id": "state", "action": "silo.state", "config": {"state": "processing"}}
+    ]});
+    let save = SaveWorkflow {
+        definition: serde_json::from_value(steps).unwrap(),
+        draft: false,
+        disabled: false,
+    };
+    let wf = Uuid::new_v4();
+    t.create_workflow(scope, wf, save, 100).await.unwrap();
+    let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "hi"});
+    let new = NewEnvelope {
+        data: doc.to_string(),
+        ..NewEnvelope::default()
+    };
+    let envelope = silo.create(scope, new).await.unwrap().id;
+    let job = NewJob {
+        id: Uuid::now_v7(),
+        workflow_id: wf,
+        silo_entry_id: Some(envelope),
+        ..NewJob::default()
+    };
+    let job = t.create_job(scope, job).await.unwrap().0.id;
+    (t, scope, envelope, job)
+}
+
+#[tokio::test]
+async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
+    for db in folio_store::testing::backends().await {
+        let (t, scope, envelope, job) = one_state_job(&db).await;
+        let stalled = queue::claim(t.store(), 1)
+            .await
+            .unwrap()
+            .expect("a ready job");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        // the lease ran out: another worker claims the job
+        let current = queue::claim(t.store(), 60_000)
+            .await
+            .unwrap()
+            .expect("the job again");
+        assert_eq!((stalled.id, current.id), (job, job), "{}", db.label);
+
+        let shutdown = CancellationToken::new();
+        runner::run(&t, stalled, &shutdown).await;
+        let states = t.silo().states(scope, envelope).await.unwrap();
+        assert!(states.is_empty(), "{}: {states:?}", db.label);
+        assert_eq!(
+            t.job(scope, job).await.unwrap().status,
+            "RUN",
+            "{}",
+            db.label
+        );
+
+        runner::run(&t, current, &shutdown).await;
+        let states = t.silo().states(scope, envelope).await.unwrap();
+        let keys: Vec<&str> = states.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["processing"], "{}", db.label);
+        let done = t.job(scope, job).await.unwrap();
+        assert_eq!(done.status, "OK", "{}", db.label);
+        let events = &done.intents[0].events;
+        assert_eq!(
+            events.last().unwrap().code.as_deref(),
+            Some("state"),
+            "{}",
+            db.label
+        );
+    }
+}
