@@ -51,7 +51,7 @@ impl Silo {
 
     /// Like [`Silo::set_state`], but at most once per `src_id`, and in the caller's transaction
     /// `tx`: when the envelope already has a state with this `new.src_id`, nothing changes and
-    /// the answer is `None`. The check and the change are one statement on PostgreSQL, so a
+    /// the answer is `None` (a state without `src_id` is always added). The check and the change are one statement on PostgreSQL, so a
     /// caller re-running after a crash (a workflow step, whose intent id is the `src_id`) never
     /// adds the state twice; the caller commits it with its own writes (the step's progress).
     pub async fn set_state_once(
@@ -61,15 +61,7 @@ impl Silo {
         id: Uuid,
         new: NewState,
     ) -> SiloResult<Option<State>> {
-        let once = new.src_id.is_some();
         let state = new_state(new)?;
-        if !once {
-            if !db::states::make_current(tx, ws, id, &state.key, state.created_at).await? {
-                return Err(SiloError::NotFound("envelope"));
-            }
-            db::states::insert(tx, ws, id, &state).await?;
-            return Ok(Some(state));
-        }
         if db::states::add_once(self.store().backend(), tx, ws, id, &state).await? {
             return Ok(Some(state));
         }

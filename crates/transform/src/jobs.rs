@@ -32,24 +32,32 @@ impl Transform {
         }
         let (job, start) = match self.new_job(scope, &mut new, &hash).await {
             Ok(made) => made,
-            Err(refused) => {
-                return match self.find_job(scope, new.id).await? {
-                    Some(existing) => same_or_conflict(existing, &hash),
-                    None => Err(refused),
-                };
-            }
+            Err(refused) => return self.repeat_or(scope, new.id, &hash, refused).await,
         };
         if !db::jobs::insert(self.store(), scope, &job, start).await? {
-            return match self.find_job(scope, job.id).await? {
-                Some(existing) => same_or_conflict(existing, &hash),
-                None => Err(TransformError::Conflict(
-                    "the key is already used by another job in this workspace".into(),
-                )),
-            };
+            let taken = TransformError::Conflict(
+                "the key is already used by another job in this workspace".into(),
+            );
+            return self.repeat_or(scope, job.id, &hash, taken).await;
         }
         self.inner.wake.notify_one();
         self.inner.notices.ready();
         Ok((job, true))
+    }
+
+    /// The stored job `id` when the request repeats the one that made it (else a conflict), or
+    /// `error` when there is no such job.
+    async fn repeat_or(
+        &self,
+        scope: Scope,
+        id: Uuid,
+        hash: &str,
+        error: TransformError,
+    ) -> TransformResult<(Job, bool)> {
+        match self.find_job(scope, id).await? {
+            Some(existing) => same_or_conflict(existing, hash),
+            None => Err(error),
+        }
     }
 
     /// The job a create request makes and where it starts, once its workflow, key and document

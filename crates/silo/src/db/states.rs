@@ -94,7 +94,7 @@ const NOT_YET: &str = "workspace_id = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FR
                        WHERE workspace_id = $1 AND envelope_id = $2 AND src_id = $9)";
 
 /// Makes the state current and adds it, in one round trip, unless the envelope has a state
-/// from the same `src_id`; true when added.
+/// from the same `src_id` (a `NULL` one matches none); true when added.
 pub(crate) async fn add_once(
     backend: Backend,
     tx: &mut WriteTx,
