@@ -30,6 +30,13 @@ pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
 pub use paging::ListQuery;
 
+/// A SQL condition, true when the envelope whose id is the parameter `id` (e.g. `"$6"`) exists
+/// in the workspace of `$1` (the scope's parameter): for another service's statement that must
+/// only write when the envelope it names is there, in the same statement.
+pub fn envelope_exists(id: &str) -> String {
+    format!("EXISTS (SELECT 1 FROM silo_envelopes WHERE workspace_id = $1 AND id = {id})")
+}
+
 /// The silo's domain API; cheap to clone.
 #[derive(Clone)]
 pub struct Silo {

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
+use crate::db::jobs::Check;
 use crate::error::{TransformError, TransformResult};
 use crate::model::{Intent, Job, NewJob, Workflow, status};
 use crate::workflow::{Phase, canonical};
@@ -30,18 +31,19 @@ impl Transform {
         {
             return same_or_conflict(existing, &hash);
         }
+        if let Some(job) = self.create_on_seen_version(scope, &new, &hash).await? {
+            return Ok((job, true));
+        }
         let (job, start) = match self.new_job(scope, &mut new, &hash).await {
             Ok(made) => made,
             Err(refused) => return self.repeat_or(scope, new.id, &hash, refused).await,
         };
-        if !db::jobs::insert(self.store(), scope, &job, start).await? {
+        if !self.enqueue(scope, &job, start, Check::Read).await? {
             let taken = TransformError::Conflict(
                 "the key is already used by another job in this workspace".into(),
             );
             return self.repeat_or(scope, job.id, &hash, taken).await;
         }
-        self.inner.wake.notify_one();
-        self.inner.notices.ready();
         Ok((job, true))
     }
 
@@ -58,6 +60,60 @@ impl Transform {
             Some(existing) => same_or_conflict(existing, hash),
             None => Err(error),
         }
+    }
+
+    /// Inserts a new job; once it is in, hands it to the worker it was claimed for, or tells
+    /// the workers here and on other nodes that it is ready. False when not inserted.
+    async fn enqueue(
+        &self,
+        scope: Scope,
+        job: &Job,
+        start: db::jobs::Start<'_>,
+        check: Check,
+    ) -> TransformResult<bool> {
+        let handed = start
+            .claim
+            .map(|claim| (claim, start.step_id.clone(), start.intent_id));
+        if !db::jobs::insert(self.store(), scope, job, start, check).await? {
+            return Ok(false);
+        }
+        match handed {
+            Some((claim, step_id, intent_id)) => {
+                self.hand_over(scope, job, step_id, intent_id, claim)
+            }
+            None => {
+                self.inner.wake.notify_one();
+                self.inner.notices.ready();
+            }
+        }
+        Ok(true)
+    }
+
+    /// The job made in one statement, when this node has seen its workflow runnable before:
+    /// the insert itself checks that the version seen is still current and enabled, and that
+    /// the envelope exists. `None` when that does not hold, the id or key is taken, or the
+    /// request carries a document: the full path (reads, then the insert) answers then, with
+    /// the reason of a refusal.
+    async fn create_on_seen_version(
+        &self,
+        scope: Scope,
+        new: &NewJob,
+        request_hash: &str,
+    ) -> TransformResult<Option<Job>> {
+        let key_empty = new.key.as_deref().is_some_and(|k| k.trim().is_empty());
+        if new.data.is_some() || key_empty {
+            return Ok(None);
+        }
+        let Some(version) = self.seen_version(scope, new.workflow_id) else {
+            return Ok(None);
+        };
+        let def = self.definition(scope, new.workflow_id, version).await?;
+        let Some(first) = def.first(Phase::Main) else {
+            return Ok(None);
+        };
+        let (job, start) = self.queued(new, version, first.id.clone(), None, request_hash);
+        let made = self.enqueue(scope, &job, start, Check::Runnable).await?;
+        Ok(made.then_some(job))
     }
 
     /// The job a create request makes and where it starts, once its workflow, key and document
@@ -89,29 +145,44 @@ impl Transform {
         let first = def
             .first(Phase::Main)
             .ok_or_else(|| TransformError::Internal("published workflow without steps".into()))?;
+        self.saw_version(scope, wf.id, wf.version);
+        Ok(self.queued(new, wf.version, first.id.clone(), input, request_hash))
+    }
+
+    /// A new job on `version` of the request's workflow, queued at its first step `step_id`,
+    /// claimed when a worker here waits for it.
+    fn queued<'h>(
+        &self,
+        new: &NewJob,
+        version: i64,
+        step_id: String,
+        input: Option<String>,
+        request_hash: &'h str,
+    ) -> (Job, db::jobs::Start<'h>) {
         let now = folio_store::now();
         let job = Job {
             id: new.id,
             created_at: now,
             updated_at: now,
             completed_at: None,
-            workflow_id: wf.id,
-            workflow_version: wf.version,
+            workflow_id: new.workflow_id,
+            workflow_version: version,
             silo_entry_id: new.silo_entry_id,
-            key: new.key.take(),
-            args: std::mem::take(&mut new.args),
-            tags: std::mem::take(&mut new.tags),
+            key: new.key.clone(),
+            args: new.args.clone(),
+            tags: new.tags.clone(),
             status: status::QUEUED.into(),
             faults: Vec::new(),
             intents: Vec::new(),
         };
         let start = db::jobs::Start {
             request_hash,
-            step_id: first.id.clone(),
+            step_id,
             intent_id: Uuid::now_v7(),
             input,
+            claim: self.handoff_claim(),
         };
-        Ok((job, start))
+        (job, start)
     }
 
     /// The workflow a new job names: it exists, is enabled and has a published version.
@@ -221,13 +292,9 @@ impl Transform {
         timeout: Duration,
     ) -> TransformResult<Job> {
         let mut done = self.inner.done.subscribe();
-        // the job's row first: a job that has ended is answered with its intents at once, any
-        // other's are read when the wait ends
-        let (job, _) = db::jobs::get(self.store(), scope, id)
-            .await?
-            .ok_or(TransformError::NotFound("job"))?;
+        let job = self.job(scope, id).await?;
         if job.completed_at.is_some() || timeout.is_zero() {
-            return self.with_intents(scope, job).await;
+            return Ok(job);
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -259,18 +326,7 @@ impl Transform {
 
     /// A job with its intents, and the hash of the request that created it.
     async fn find_job(&self, scope: Scope, id: Uuid) -> TransformResult<Option<(Job, String)>> {
-        let Some((job, hash)) = db::jobs::get(self.store(), scope, id).await? else {
-            return Ok(None);
-        };
-        Ok(Some((self.with_intents(scope, job).await?, hash)))
-    }
-
-    /// One job with its intents.
-    async fn with_intents(&self, scope: Scope, job: Job) -> TransformResult<Job> {
-        let mut jobs = [job];
-        self.attach_intents(scope, &mut jobs).await?;
-        let [job] = jobs;
-        Ok(job)
+        db::jobs::get_with_intents(self.store(), scope, id).await
     }
 
     async fn attach_intents(&self, scope: Scope, jobs: &mut [Job]) -> TransformResult<()> {
@@ -323,3 +379,6 @@ fn request_hash(new: &NewJob) -> String {
     canonical(&value, &mut text);
     hex::encode(&Sha256::digest(text.as_bytes())[..16])
 }
+
+#[cfg(test)]
+mod tests;

@@ -54,12 +54,17 @@ struct Inner {
     done: broadcast::Sender<Notice>,
     /// Wakes an idle worker.
     wake: Notify,
+    /// Jobs made here for this node's idle workers, claimed already.
+    handoff: engine::handoff::Handoff,
     /// Ready and done notices for the other nodes (PostgreSQL).
     notices: engine::notices::Notices,
     /// Cancelled when the node shuts down (ends `?wait`s early).
     stopping: CancellationToken,
     /// Published definitions by (workspace, workflow, version): immutable, so never stale.
     definitions: Mutex<HashMap<(Scope, Uuid, i64), Arc<workflow::Definition>>>,
+    /// The version each workflow last had when a job was made on it here: a hint, which the
+    /// insert of the next job checks (a later version or a disabled workflow fails it).
+    seen_versions: Mutex<HashMap<(Scope, Uuid), i64>>,
 }
 
 /// What `?wait` requests hear about.
@@ -105,8 +110,10 @@ impl Transform {
                 http,
                 done,
                 wake: Notify::new(),
+                handoff: Default::default(),
                 stopping: CancellationToken::new(),
                 definitions: Mutex::new(HashMap::new()),
+                seen_versions: Mutex::new(HashMap::new()),
             }),
         }
     }

@@ -161,6 +161,19 @@ impl Transform {
         })
     }
 
+    /// The version of the workflow that this node last found runnable (see `create_job`).
+    pub(crate) fn seen_version(&self, scope: Scope, id: Uuid) -> Option<i64> {
+        let seen = self.inner.seen_versions.lock().ok()?;
+        seen.get(&(scope, id)).copied()
+    }
+
+    /// Notes that `version` is the workflow's current version and the workflow enabled.
+    pub(crate) fn saw_version(&self, scope: Scope, id: Uuid, version: i64) {
+        if let Ok(mut seen) = self.inner.seen_versions.lock() {
+            seen.insert((scope, id), version);
+        }
+    }
+
     /// The definition of a published version (cached: versions never change).
     pub(crate) async fn definition(
         &self,

@@ -12,6 +12,12 @@ use crate::model::Intent;
 
 const COLUMNS: &str = "id, created_at, updated_at, step_id, name, provider, completed, events";
 
+/// The columns of [`COLUMNS`] of the intents `i` joined to another table's rows, each named
+/// with an `i_` prefix (see [`decode_joined`]).
+pub(crate) const JOINED: &str = "i.id AS i_id, i.created_at AS i_created_at, \
+     i.updated_at AS i_updated_at, i.step_id AS i_step_id, i.name AS i_name, \
+     i.provider AS i_provider, i.completed AS i_completed, i.events AS i_events";
+
 /// One intent of a job.
 pub(crate) async fn get(
     store: &Store,
@@ -59,14 +65,27 @@ pub(crate) async fn of_jobs(
 }
 
 fn decode(row: &AnyRow) -> TransformResult<Intent> {
+    decode_named(row, |column| column.to_string())
+}
+
+/// The intent of a row of [`JOINED`] columns; `None` when the row has none (an outer join).
+pub(crate) fn decode_joined(row: &AnyRow) -> TransformResult<Option<Intent>> {
+    if row.try_get::<Option<String>, _>("i_id")?.is_none() {
+        return Ok(None);
+    }
+    decode_named(row, |column| format!("i_{column}")).map(Some)
+}
+
+/// An intent from the row's columns, as `name` names them.
+fn decode_named(row: &AnyRow, name: impl Fn(&str) -> String) -> TransformResult<Intent> {
     Ok(Intent {
-        id: uuid(row, "id")?,
-        created_at: from_millis(row.try_get("created_at")?),
-        updated_at: from_millis(row.try_get("updated_at")?),
-        step_id: row.try_get("step_id")?,
-        name: row.try_get("name")?,
-        provider: row.try_get("provider")?,
-        completed: row.try_get::<i64, _>("completed")? != 0,
-        events: json(row, "events")?,
+        id: uuid(row, &name("id"))?,
+        created_at: from_millis(row.try_get(name("created_at").as_str())?),
+        updated_at: from_millis(row.try_get(name("updated_at").as_str())?),
+        step_id: row.try_get(name("step_id").as_str())?,
+        name: row.try_get(name("name").as_str())?,
+        provider: row.try_get(name("provider").as_str())?,
+        completed: row.try_get::<i64, _>(name("completed").as_str())? != 0,
+        events: json(row, &name("events"))?,
     })
 }

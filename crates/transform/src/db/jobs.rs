@@ -8,6 +8,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
+use super::intents;
 use crate::error::TransformResult;
 use crate::model::Job;
 
@@ -24,22 +25,55 @@ pub(crate) struct Start<'a> {
     pub intent_id: Uuid,
     /// An e-invoice given as text, kept for an import step.
     pub input: Option<String>,
+    /// The claim of a worker of this node that the job is handed to (see `engine::handoff`):
+    /// the job is inserted claimed, as if that worker had claimed it.
+    pub claim: Option<Claim>,
 }
 
-/// Inserts a queued job unless its id or key is taken; true when inserted.
+/// A worker's claim on a job: its claim id, and when its lease runs out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Claim {
+    pub owner: Uuid,
+    pub until: DateTime<Utc>,
+}
+
+/// What a job insert checks besides its id and key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// Nothing: the caller has read the workflow and the envelope.
+    Read,
+    /// In the statement itself: the job's workflow version is still the workflow's current
+    /// one and the workflow is enabled, and its envelope (if any) exists.
+    Runnable,
+}
+
+const INSERT_INTO: &str = "INSERT INTO transform_jobs (workspace_id, id, created_at, \
+     updated_at, workflow_id, workflow_version, silo_entry_id, job_key, args, tags, request_hash, \
+     status, faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims, input, \
+     lease_owner)";
+const VALUES: &str = "$1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, \
+     $13, 0, 0, $15, $16, $14, $17";
+
+/// Inserts a queued job unless its id or key is taken (or, with [`Check::Runnable`], the
+/// check fails); true when inserted.
 pub(crate) async fn insert(
     store: &Store,
     scope: Scope,
     job: &Job,
     start: Start<'_>,
+    check: Check,
 ) -> TransformResult<bool> {
-    let insert = "INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, \
-         workflow_id, workflow_version, silo_entry_id, job_key, args, tags, request_hash, status, \
-         faults, phase, step_id, intent_id, intent_seq, attempt, ready_at, claims, input) \
-         VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', 'main', $12, $13, 0, 0, $3, 0, $14) \
-         ON CONFLICT DO NOTHING";
+    let insert = match check {
+        Check::Read => format!("{INSERT_INTO} VALUES ({VALUES}) ON CONFLICT DO NOTHING"),
+        Check::Runnable => format!(
+            "{INSERT_INTO} SELECT {VALUES} WHERE EXISTS (SELECT 1 FROM transform_workflows \
+             WHERE workspace_id = $1 AND id = $4 AND version = $5 AND disabled = 0) \
+             AND ($6 IS NULL OR {}) ON CONFLICT DO NOTHING",
+            folio_silo::envelope_exists("$6")
+        ),
+    };
     let done = scope
-        .query(insert)
+        .query(&insert)
         .bind(job.id.to_string())
         .bind(millis(job.created_at))
         .bind(job.workflow_id.to_string())
@@ -53,24 +87,50 @@ pub(crate) async fn insert(
         .bind(start.step_id)
         .bind(start.intent_id.to_string())
         .bind(start.input)
+        // a handed job is ready again when its claim's lease runs out, like a claimed one
+        .bind(
+            start
+                .claim
+                .map_or(millis(job.created_at), |c| millis(c.until)),
+        )
+        .bind(i64::from(start.claim.is_some()))
+        .bind(start.claim.map(|c| c.owner.to_string()))
         .write(store)
         .await?;
     Ok(done.rows_affected() > 0)
 }
 
-/// A job without its intents, with the hash of the request that created it.
-pub(crate) async fn get(
+/// A job with its intents in order, and the hash of the request that created it, in one
+/// statement (the job's columns repeat on each intent's row).
+pub(crate) async fn get_with_intents(
     store: &Store,
     scope: Scope,
     id: Uuid,
 ) -> TransformResult<Option<(Job, String)>> {
-    let sql = format!("SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND id = $2");
-    let row = scope
+    let job_columns = COLUMNS
+        .split(", ")
+        .map(|c| format!("j.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT {job_columns}, {} FROM transform_jobs j LEFT JOIN transform_intents i \
+         ON i.workspace_id = j.workspace_id AND i.job_id = j.id \
+         WHERE j.workspace_id = $1 AND j.id = $2 ORDER BY i.seq",
+        intents::JOINED
+    );
+    let rows = scope
         .query(&sql)
         .bind(id.to_string())
-        .fetch_optional(store.pool())
+        .fetch_all(store.pool())
         .await?;
-    row.as_ref().map(decode).transpose()
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let (mut job, hash) = decode(first)?;
+    for row in &rows {
+        job.intents.extend(intents::decode_joined(row)?);
+    }
+    Ok(Some((job, hash)))
 }
 
 /// The id of the job with this key.

@@ -1,8 +1,9 @@
 //! The engine: workers that claim ready jobs and run them, and the completion notices that
 //! `?wait` listens to.
 //!
-//! Each worker loops: claim one ready job (with a lease), run it step by step until it ends,
-//! must wait (a retry delay, a `sleep`), or the node shuts down; then claim the next. Idle
+//! Each worker loops: take a job handed to it by a create on this node (see `handoff`) or
+//! claim one ready job (with a lease), run it step by step until it ends, must wait (a retry
+//! delay, a `sleep`), or the node shuts down; then claim the next. Idle
 //! workers sleep until a job is created on this node, a PostgreSQL `NOTIFY` says one was
 //! created elsewhere, or the poll interval passes (which also picks up expired leases and due
 //! retries). On shutdown a worker finishes its current step (within the grace period), saves
@@ -17,6 +18,7 @@ use uuid::Uuid;
 
 use crate::{Notice, Transform};
 
+pub(crate) mod handoff;
 pub(crate) mod notices;
 pub(crate) mod queue;
 pub mod runner;
@@ -40,6 +42,7 @@ impl Transform {
             signal.cancelled().await;
             stopping.cancel();
         });
+        let t = self.clone();
         for n in 0..self.config().workers {
             tasks.push(tokio::spawn(worker(self.clone(), shutdown.clone(), n)));
         }
@@ -49,6 +52,7 @@ impl Transform {
             for task in tasks {
                 let _ = task.await;
             }
+            t.release_all_handed().await;
             // an API-only node (no workers) still listens for other nodes' completions, for
             // its `?wait`s, until it shuts down
             shutdown.cancelled().await;
@@ -84,13 +88,18 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
     tracing::debug!(worker = n, "transform worker started");
     let poll = Duration::from_millis(t.config().poll_ms.max(10));
     while !shutdown.is_cancelled() {
-        match queue::claim(t.store(), t.config().lease_ms).await {
+        let next = match t.take_handed().await {
+            Some(job) => Ok(Some(job)),
+            None => queue::claim(t.store(), t.config().lease_ms).await,
+        };
+        match next {
             Ok(Some(job)) => {
                 // more may be ready: let another idle worker look too
                 t.inner.wake.notify_one();
                 runner::run(&t, job, &shutdown).await;
             }
             Ok(None) => {
+                let _idle = t.inner.handoff.idle();
                 tokio::select! {
                     _ = t.inner.wake.notified() => {}
                     _ = tokio::time::sleep(poll) => {}

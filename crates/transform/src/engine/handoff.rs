@@ -1,0 +1,138 @@
+//! Jobs made on this node handed to its idle workers, already claimed.
+//!
+//! A job created while one of this node's workers waits for work is inserted with a claim of
+//! its own (lease owner and expiry, as the claim statement would have set them) and queued here
+//! for that worker, which runs it without claiming it from the database: one write a job less,
+//! and no ready notice to other nodes, which would find the job claimed.
+//!
+//! It rests on the lease as any claim does. A handed job no worker takes while more than half
+//! its lease is left is released (ready for any node) rather than run late; the jobs still
+//! queued when the workers stop are released; those of a node that crashed, or of a create
+//! that ended after the workers stopped, become claimable when their lease runs out.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use chrono::{DateTime, Utc};
+use folio_store::Scope;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::queue::{self, Claimed};
+use crate::Transform;
+use crate::db::jobs::Claim;
+use crate::model::Job;
+use crate::workflow::Phase;
+
+/// The workers waiting for work, and the jobs handed to them.
+#[derive(Default)]
+pub(crate) struct Handoff {
+    idle: AtomicUsize,
+    jobs: Mutex<VecDeque<(Claimed, DateTime<Utc>)>>,
+}
+
+/// A worker waiting for work, while it lives.
+pub(crate) struct Idle<'a>(&'a AtomicUsize);
+
+impl Drop for Idle<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Handoff {
+    /// Counts the caller as waiting for work until the guard drops.
+    pub(crate) fn idle(&self) -> Idle<'_> {
+        self.idle.fetch_add(1, Ordering::SeqCst);
+        Idle(&self.idle)
+    }
+
+    /// Whether a worker waits that no handed job is queued for yet.
+    fn has_taker(&self) -> bool {
+        let queued = self.jobs.lock().map_or(usize::MAX, |jobs| jobs.len());
+        self.idle.load(Ordering::SeqCst) > queued
+    }
+
+    fn push(&self, job: Claimed, until: DateTime<Utc>) {
+        if let Ok(mut jobs) = self.jobs.lock() {
+            jobs.push_back((job, until));
+        }
+    }
+
+    fn pop(&self) -> Option<(Claimed, DateTime<Utc>)> {
+        self.jobs.lock().ok()?.pop_front()
+    }
+}
+
+impl Transform {
+    /// A claim for a job about to be created, when a worker of this node waits to take it.
+    pub(crate) fn handoff_claim(&self) -> Option<Claim> {
+        if self.inner.stopping.is_cancelled() || !self.inner.handoff.has_taker() {
+            return None;
+        }
+        let now = folio_store::now();
+        Some(Claim {
+            owner: Uuid::new_v4(),
+            until: now + chrono::Duration::milliseconds(self.config().lease_ms as i64),
+        })
+    }
+
+    /// Queues a job inserted with `claim` (at its first step and intent) for an idle worker, and
+    /// wakes one.
+    pub(crate) fn hand_over(
+        &self,
+        scope: Scope,
+        job: &Job,
+        step_id: String,
+        intent_id: Uuid,
+        claim: Claim,
+    ) {
+        let claimed = Claimed {
+            workspace_id: scope.workspace_id(),
+            id: job.id,
+            owner: claim.owner,
+            workflow_id: job.workflow_id,
+            workflow_version: job.workflow_version,
+            silo_entry_id: job.silo_entry_id,
+            key: job.key.clone(),
+            args: job.args.clone(),
+            faults: Vec::new(),
+            phase: Phase::Main,
+            step_id,
+            intent_id,
+            intent_seq: 0,
+            attempt: 0,
+            step_state: Value::Null,
+        };
+        self.inner.handoff.push(claimed, claim.until);
+        self.inner.wake.notify_one();
+    }
+
+    /// The next job handed to this node's workers that still has more than half its lease;
+    /// those with less are released on the way.
+    pub(crate) async fn take_handed(&self) -> Option<Claimed> {
+        let half = chrono::Duration::milliseconds(self.config().lease_ms as i64 / 2);
+        while let Some((job, until)) = self.inner.handoff.pop() {
+            if until - folio_store::now() > half {
+                return Some(job);
+            }
+            self.release_handed(&job).await;
+        }
+        None
+    }
+
+    /// Releases every job still queued for a worker (the workers have stopped).
+    pub(crate) async fn release_all_handed(&self) {
+        while let Some((job, _)) = self.inner.handoff.pop() {
+            self.release_handed(&job).await;
+        }
+    }
+
+    async fn release_handed(&self, job: &Claimed) {
+        if let Err(e) = queue::release(self.store(), job, folio_store::now()).await {
+            // its lease runs out instead
+            tracing::warn!(job = %job.id, error = %e, "could not release a handed job");
+        }
+    }
+}
