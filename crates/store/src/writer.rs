@@ -424,11 +424,11 @@ pub trait WriteQuery<'q> {
         self,
         store: &Store,
     ) -> impl Future<Output = Result<AnyQueryResult, StoreError>> + Send;
-    /// Executes a statement that returns one row at most (`RETURNING`).
+    /// Executes a statement that returns rows (`RETURNING`).
     fn write_returning(
         self,
         store: &Store,
-    ) -> impl Future<Output = Result<Option<AnyRow>, StoreError>> + Send;
+    ) -> impl Future<Output = Result<Vec<AnyRow>, StoreError>> + Send;
 }
 
 impl<'q> WriteQuery<'q> for Query<'q> {
@@ -448,13 +448,13 @@ impl<'q> WriteQuery<'q> for Query<'q> {
         Ok(done?)
     }
 
-    async fn write_returning(self, store: &Store) -> Result<Option<AnyRow>, StoreError> {
+    async fn write_returning(self, store: &Store) -> Result<Vec<AnyRow>, StoreError> {
         let Some(lane) = store.lane() else {
-            return Ok(self.fetch_optional(store.pool()).await?);
+            return Ok(self.fetch_all(store.pool()).await?);
         };
         let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let row = self.fetch_optional(&mut *tx).await;
+        let rows = self.fetch_all(&mut *tx).await;
         tx.commit().await?;
-        Ok(row?)
+        Ok(rows?)
     }
 }

@@ -197,6 +197,13 @@ pub trait Action: Send + Sync + 'static {
     /// Runs the step once.
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome;
 
+    /// Whether the action only computes its outcome (an [`Outcome::Change`] at most; no I/O,
+    /// no wait): its step may then run in the transaction the step before it left open, and
+    /// both commit together.
+    fn local(&self) -> bool {
+        false
+    }
+
     /// The delay before attempt `attempt + 1` after an `ERR`, or `None` to give up (`KO`).
     /// `hint` is the action's own suggestion; `elapsed` runs from the first attempt.
     fn retry_delay(

@@ -3,7 +3,8 @@
 //!
 //! `silo.state` and `silo.folder` do not write themselves: they hand a [`Change`] to the runner,
 //! which applies it in the transaction that saves the step, so the change and the job's move
-//! past the step commit together or not at all (and share one commit).
+//! past the step commit together or not at all (and share one commit). They are local actions
+//! (no I/O): a run of them, one after another, shares one transaction.
 //!
 //! All four are idempotent, so a step re-run after a crash does not apply its effect twice:
 //! `silo.state` records the intent id as the state's `src_id` and skips a state it already
@@ -64,6 +65,10 @@ impl Action for SetState {
         "silo.state"
     }
 
+    fn local(&self) -> bool {
+        true
+    }
+
     fn check(&self, config: &Value) -> Vec<FieldError> {
         let mut errors = check_config::<StateConfig>(config);
         if let Ok(c) = parse_config::<StateConfig>(config)
@@ -112,6 +117,10 @@ pub struct SetFolder;
 impl Action for SetFolder {
     fn name(&self) -> &'static str {
         "silo.folder"
+    }
+
+    fn local(&self) -> bool {
+        true
     }
 
     fn check(&self, config: &Value) -> Vec<FieldError> {

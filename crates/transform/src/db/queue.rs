@@ -50,32 +50,35 @@ pub(crate) struct Position<'a> {
     pub silo_entry_id: Option<Uuid>,
 }
 
-/// Claims the job of any workspace that has been ready longest, for `owner` until `until`.
-/// Unscoped on purpose: a worker serves every workspace. The row is picked by its whole key,
+/// Claims up to `limit` jobs of any workspace, those ready longest, for `owner` until `until`.
+/// Unscoped on purpose: a worker serves every workspace. Rows are picked by their whole key,
 /// workspace and id: by `id` alone, which is not a prefix of the key, PostgreSQL scanned the
-/// whole table on every claim.
+/// whole table on every claim. The jobs of one claim share its owner: each write to a job is
+/// fenced by the job and the owner together.
 pub(crate) async fn claim(
     store: &Store,
     owner: Uuid,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
-) -> TransformResult<Option<Claimed>> {
+    limit: usize,
+) -> TransformResult<Vec<Claimed>> {
     let sql = format!(
         "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
          status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
-         WHERE (workspace_id, id) = (SELECT workspace_id, id FROM transform_jobs \
-                                     WHERE ready_at <= $3 ORDER BY ready_at LIMIT 1{}) \
+         WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM transform_jobs \
+                                      WHERE ready_at <= $3 ORDER BY ready_at LIMIT $4{}) \
          RETURNING workspace_id, id, workflow_id, workflow_version, silo_entry_id, job_key, args, \
                    faults, phase, step_id, intent_id, intent_seq, attempt, step_state",
         store.backend().skip_locked()
     );
-    let row = sqlx::query(&sql)
+    let rows = sqlx::query(&sql)
         .bind(owner.to_string())
         .bind(millis(until))
         .bind(millis(now))
+        .bind(limit.max(1) as i64)
         .write_returning(store)
         .await?;
-    row.map(|row| claimed(&row, owner)).transpose()
+    rows.iter().map(|row| claimed(row, owner)).collect()
 }
 
 fn claimed(row: &AnyRow, owner: Uuid) -> TransformResult<Claimed> {

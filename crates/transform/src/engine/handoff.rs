@@ -1,9 +1,14 @@
-//! Jobs made on this node handed to its idle workers, already claimed.
+//! Jobs claimed for this node's workers and queued for them: jobs made on this node while
+//! a worker waits, and the rest of a claim of several.
 //!
 //! A job created while one of this node's workers waits for work is inserted with a claim of
 //! its own (lease owner and expiry, as the claim statement would have set them) and queued here
 //! for that worker, which runs it without claiming it from the database: one write a job less,
 //! and no ready notice to other nodes, which would find the job claimed.
+//!
+//! A worker that finds no job queued claims as many as the node has workers (one statement),
+//! runs the first and queues the others for the workers here: a busy node claims once for
+//! several jobs, rather than once a job.
 //!
 //! It rests on the lease as any claim does. A handed job no worker takes while more than half
 //! its lease is left is released (ready for any node) rather than run late; the jobs still
@@ -22,10 +27,11 @@ use uuid::Uuid;
 use super::queue::{self, Claimed};
 use crate::Transform;
 use crate::db::jobs::Claim;
+use crate::error::TransformResult;
 use crate::model::Job;
 use crate::workflow::Phase;
 
-/// The workers waiting for work, and the jobs handed to them.
+/// The workers waiting for work, and the jobs claimed for them.
 #[derive(Default)]
 pub(crate) struct Handoff {
     idle: AtomicUsize,
@@ -120,6 +126,20 @@ impl Transform {
             self.release_handed(&job).await;
         }
         None
+    }
+
+    /// A job for a worker that found none handed to it: it claims as many jobs as this node
+    /// has workers, runs the first and queues the others for the workers here, so that a busy
+    /// node claims once for several jobs rather than once a job.
+    pub(crate) async fn claim_for_workers(&self) -> TransformResult<Option<Claimed>> {
+        let (mut jobs, until) =
+            queue::claim_some(self.store(), self.config().lease_ms, self.config().workers).await?;
+        let first = jobs.pop();
+        for job in jobs {
+            self.inner.handoff.push(job, until);
+            self.inner.wake.notify_one();
+        }
+        Ok(first)
     }
 
     /// Releases every job still queued for a worker (the workers have stopped).

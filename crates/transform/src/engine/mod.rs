@@ -1,8 +1,8 @@
 //! The engine: workers that claim ready jobs and run them, and the completion notices that
 //! `?wait` listens to.
 //!
-//! Each worker loops: take a job handed to it by a create on this node (see `handoff`) or
-//! claim one ready job (with a lease), run it step by step until it ends, must wait (a retry
+//! Each worker loops: take a job queued for it (made on this node, or claimed with others; see
+//! `handoff`) or claim ready jobs (with a lease), run one step by step until it ends, must wait (a retry
 //! delay, a `sleep`), or the node shuts down; then claim the next. Idle
 //! workers sleep until a job is created on this node, a PostgreSQL `NOTIFY` says one was
 //! created elsewhere, or the poll interval passes (which also picks up expired leases and due
@@ -90,7 +90,7 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
     while !shutdown.is_cancelled() {
         let next = match t.take_handed().await {
             Some(job) => Ok(Some(job)),
-            None => queue::claim(t.store(), t.config().lease_ms).await,
+            None => t.claim_for_workers().await,
         };
         match next {
             Ok(Some(job)) => {

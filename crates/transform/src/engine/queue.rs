@@ -46,10 +46,23 @@ impl Claimed {
     }
 }
 
-/// Claims the job that has been ready longest, if any.
+/// Claims the job that has been ready longest, if any (as the tests stand in for a worker).
+#[cfg(test)]
 pub async fn claim(store: &Store, lease_ms: u64) -> TransformResult<Option<Claimed>> {
+    Ok(claim_some(store, lease_ms, 1).await?.0.pop())
+}
+
+/// Claims up to `limit` jobs, those ready longest, with one lease that lasts until the time
+/// returned.
+pub async fn claim_some(
+    store: &Store,
+    lease_ms: u64,
+    limit: usize,
+) -> TransformResult<(Vec<Claimed>, DateTime<Utc>)> {
     let now = folio_store::now();
-    db::queue::claim(store, Uuid::new_v4(), now, now + lease(lease_ms)).await
+    let until = now + lease(lease_ms);
+    let jobs = db::queue::claim(store, Uuid::new_v4(), now, until, limit).await?;
+    Ok((jobs, until))
 }
 
 /// Extends a lease; false when it was lost.
@@ -100,17 +113,32 @@ pub async fn save(
     then: &Then,
     lease_ms: u64,
 ) -> TransformResult<bool> {
-    let to = position(job, then, lease_ms);
-    let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
     let Some(mut tx) = tx else {
+        let to = position(job, then, lease_ms);
+        let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
         return db::queue::advance(store, None, scope, lease, &to, intent, seq).await;
     };
-    if !db::queue::advance(store, Some(&mut tx), scope, lease, &to, intent, seq).await? {
+    if !save_in(store, &mut tx, job, intent, then, lease_ms).await? {
         tx.rollback().await?;
         return Ok(false);
     }
     tx.commit().await?;
     Ok(true)
+}
+
+/// [`save`] as part of `tx`, which the caller commits, or rolls back when the lease was lost
+/// (false).
+pub async fn save_in(
+    store: &Store,
+    tx: &mut WriteTx,
+    job: &Claimed,
+    intent: &Intent,
+    then: &Then,
+    lease_ms: u64,
+) -> TransformResult<bool> {
+    let to = position(job, then, lease_ms);
+    let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
+    db::queue::advance(store, Some(tx), scope, lease, &to, intent, seq).await
 }
 
 /// The job's place after `then`.

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::queue::{self, Claimed, Then};
 use crate::Transform;
 use crate::actions::{Action, Outcome, Report, StepCx};
-use crate::error::TransformResult;
+use crate::error::{TransformError, TransformResult};
 use crate::model::{Event, Intent, status};
 use crate::workflow::{Definition, Phase, Step, matches};
 
@@ -98,6 +98,8 @@ async fn run_inner(
         shutdown,
         lease_ms: t.config().lease_ms,
     };
+    // the transaction a local step leaves open for the next (see `save_and_move_on`)
+    let mut open: Option<WriteTx> = None;
     loop {
         let Some(step) = def.step(&job.step_id).cloned() else {
             // cannot happen with a validated, immutable version; end the job rather than spin
@@ -111,8 +113,9 @@ async fn run_inner(
             )
             .await;
         };
-        if let ControlFlow::Break(stop) = run.run_step(job, &step).await? {
-            return Ok(stop);
+        match run.run_step(job, &step, open.take()).await? {
+            ControlFlow::Break(stop) => return Ok(stop),
+            ControlFlow::Continue(tx) => open = tx,
         }
     }
 }
@@ -150,8 +153,14 @@ impl Timing {
 
 impl JobRun<'_> {
     /// Runs the job's current step once and saves where the job goes next; `Continue` when
-    /// this worker goes on with the next step.
-    async fn run_step(&self, job: &mut Claimed, step: &Step) -> TransformResult<ControlFlow<Stop>> {
+    /// this worker goes on with the next step, with the transaction left open for it when
+    /// both are local. With `open`, the step runs in the transaction of the step before.
+    async fn run_step(
+        &self,
+        job: &mut Claimed,
+        step: &Step,
+        open: Option<WriteTx>,
+    ) -> TransformResult<ControlFlow<Stop, Option<WriteTx>>> {
         let mut intent = self.open_intent(job, step).await?;
         let Some(action) = self.t.registry().get(&step.action) else {
             let stop = finish_ko(
@@ -167,12 +176,20 @@ impl JobRun<'_> {
         let mut state = job.step_state.clone();
         let timing = Timing::new(self.t, step, &intent);
         let Some(outcome) = self
-            .run_action(job, step, &*action, &intent, &mut state, &timing)
+            .run_action(
+                job,
+                step,
+                &*action,
+                &intent,
+                &mut state,
+                &timing,
+                open.is_some(),
+            )
             .await?
         else {
             return Ok(ControlFlow::Break(Stop::Free));
         };
-        let (outcome, tx) = self.apply_change(job, outcome).await?;
+        let (outcome, tx) = self.apply_change(job, outcome, open).await?;
         // with `tx` open nothing else may write (on SQLite it holds the writer): an `ERR`,
         // the only outcome that writes in `settle`, comes without one
         let settled = self
@@ -187,20 +204,40 @@ impl JobRun<'_> {
     }
 
     /// Applies a step's change to the silo in a write transaction that the step's save then
-    /// joins, so both commit or neither does. A storage failure (`ERR`) rolls it back; the
-    /// step is retried as after any `ERR`.
+    /// joins, so both commit or neither does: `open`, the one the step before left open, or a
+    /// new one. A storage failure (`ERR`) rolls it back; the step is retried as after any
+    /// `ERR`, or, when the step before went with it, the job is released to run again from
+    /// that step.
     async fn apply_change(
         &self,
         job: &Claimed,
         outcome: Outcome,
+        open: Option<WriteTx>,
     ) -> TransformResult<(Outcome, Option<WriteTx>)> {
         let Outcome::Change(change) = outcome else {
-            return Ok((outcome, None));
+            return match (open, &outcome) {
+                // `settle` saves a wait or an `ERR` on its own: the step before commits first
+                (Some(tx), Outcome::Wait(_) | Outcome::Err(..)) => {
+                    tx.commit().await?;
+                    Ok((outcome, None))
+                }
+                (open, _) => Ok((outcome, open)),
+            };
         };
-        let mut tx = self.t.store().begin_write().await?;
+        let joined = open.is_some();
+        let mut tx = match open {
+            Some(tx) => tx,
+            None => self.t.store().begin_write().await?,
+        };
         let outcome = change.apply(self.t.silo(), job.scope(), &mut tx).await;
-        if matches!(outcome, Outcome::Err(..)) {
+        if let Outcome::Err(report, _) = &outcome {
             tx.rollback().await?;
+            if joined {
+                let why = report.message.clone().unwrap_or_default();
+                return Err(TransformError::Internal(format!(
+                    "a step's change failed with the step before it uncommitted: {why}"
+                )));
+            }
             return Ok((outcome, None));
         }
         Ok((outcome, Some(tx)))
@@ -231,7 +268,10 @@ impl JobRun<'_> {
     }
 
     /// Runs the action within the step's time limit, renewing the lease; `None` when the lease
-    /// was lost or the node shut down (see `guarded`).
+    /// was lost or the node shut down (see `guarded`). A local action in the open transaction
+    /// of the step before (`joined`) just runs: it has no I/O to guard, and nothing may write
+    /// beside that transaction.
+    #[allow(clippy::too_many_arguments)]
     async fn run_action(
         &self,
         job: &Claimed,
@@ -240,6 +280,7 @@ impl JobRun<'_> {
         intent: &Intent,
         state: &mut Value,
         timing: &Timing,
+        joined: bool,
     ) -> TransformResult<Option<Outcome>> {
         if timing.remaining.is_some_and(|r| r.is_zero()) {
             // ran out of time while waiting (a retry delay, a sleep): do not start again
@@ -261,6 +302,9 @@ impl JobRun<'_> {
             faults: &job.faults,
             state,
         };
+        if joined && action.local() {
+            return Ok(Some(action.run(&mut cx).await));
+        }
         let fut = async {
             match timing.remaining {
                 // dropping the action's future stops it (an HTTP request is aborted)
@@ -378,6 +422,22 @@ impl JobRun<'_> {
         }
     }
 
+    /// Whether the job goes on, on this worker, to a step of a local action.
+    fn next_is_local(&self, then: &Then) -> bool {
+        let Then::Step {
+            step_id,
+            release: false,
+            ..
+        } = then
+        else {
+            return false;
+        };
+        let action = self.def.step(step_id).map(|s| s.action.as_str());
+        action
+            .and_then(|a| self.t.registry().get(a))
+            .is_some_and(|a| a.local())
+    }
+
     /// Saves the job's place after `then`, under its lease, in `tx` when the step's change is
     /// in one; false when the lease was lost.
     async fn save(
@@ -391,18 +451,33 @@ impl JobRun<'_> {
     }
 
     /// Saves the intent with the job's next position, then moves the job to its next step;
-    /// `Break` when the job is done or released, or the lease was lost.
+    /// `Break` when the job is done or released, or the lease was lost. A step's transaction
+    /// is left open, uncommitted, when the next step is local: it joins it (see `run_step`).
     async fn save_and_move_on(
         &self,
         job: &mut Claimed,
         intent: &Intent,
         then: Then,
         tx: Option<WriteTx>,
-    ) -> TransformResult<ControlFlow<Stop>> {
-        if !self.save(job, intent, &then, tx).await? {
-            tracing::warn!(job = %job.id, "lease lost; another worker has the job");
-            return Ok(ControlFlow::Break(Stop::Free));
-        }
+    ) -> TransformResult<ControlFlow<Stop, Option<WriteTx>>> {
+        let open = match tx {
+            Some(mut tx) if self.next_is_local(&then) => {
+                let (store, lease_ms) = (self.t.store(), self.lease_ms);
+                if !queue::save_in(store, &mut tx, job, intent, &then, lease_ms).await? {
+                    tx.rollback().await?;
+                    tracing::warn!(job = %job.id, "lease lost; another worker has the job");
+                    return Ok(ControlFlow::Break(Stop::Free));
+                }
+                Some(tx)
+            }
+            tx => {
+                if !self.save(job, intent, &then, tx).await? {
+                    tracing::warn!(job = %job.id, "lease lost; another worker has the job");
+                    return Ok(ControlFlow::Break(Stop::Free));
+                }
+                None
+            }
+        };
         match then {
             Then::Done { .. } => {
                 self.t.finished(job.id);
@@ -423,7 +498,7 @@ impl JobRun<'_> {
                 job.intent_seq += 1;
                 job.attempt = 0;
                 job.step_state = Value::Null;
-                Ok(ControlFlow::Continue(()))
+                Ok(ControlFlow::Continue(open))
             }
             Then::Again { .. } => Ok(ControlFlow::Break(Stop::Free)),
         }

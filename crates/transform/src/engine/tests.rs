@@ -1,5 +1,6 @@
 //! The runner against real databases (SQLite, and PostgreSQL with `FOLIO_TEST_DATABASE_URL`):
-//! a step's change to the silo and the job's save commit together.
+//! a step's change to the silo and the job's save commit together, and a run of local steps
+//! commits once.
 
 use std::time::Duration;
 
@@ -16,8 +17,9 @@ use crate::model::{NewJob, SaveWorkflow};
 use crate::{Transform, TransformConfig};
 
 /// A service with no workers of its own (the test claims and runs), one workspace, and a job
-/// of a one-step `silo.state` workflow on a new envelope.
-async fn one_state_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
+/// of a workflow of two local steps (`silo.state`, then `silo.folder`, which share one
+/// transaction) on a new envelope.
+async fn two_step_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
     let store = &db.store;
     let scope = Scope::new(store.create_workspace("runner").await.unwrap().id);
     let blobs = Blobs::local(&db.dir().join("files")).unwrap();
@@ -28,7 +30,8 @@ async fn one_state_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
     };
     let t = Transform::new(store.clone(), silo.clone(), config);
     let steps = json!({"name": "state", "steps": [
-        {"id": "state", "action": "silo.state", "config": {"state": "processing"}}
+        {"id": "state", "action": "silo.state", "config": {"state": "processing"}},
+        {"id": "folder", "action": "silo.folder", "config": {"folder": "done"}}
     ]});
     let save = SaveWorkflow {
         definition: serde_json::from_value(steps).unwrap(),
@@ -56,7 +59,7 @@ async fn one_state_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
 #[tokio::test]
 async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
     for db in folio_store::testing::backends().await {
-        let (t, scope, envelope, job) = one_state_job(&db).await;
+        let (t, scope, envelope, job) = two_step_job(&db).await;
         let stalled = queue::claim(t.store(), 1)
             .await
             .unwrap()
@@ -73,6 +76,8 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
         runner::run(&t, stalled, &shutdown).await;
         let states = t.silo().states(scope, envelope).await.unwrap();
         assert!(states.is_empty(), "{}: {states:?}", db.label);
+        let entry = t.silo().get(scope, envelope).await.unwrap();
+        assert_eq!(entry.folder, None, "{}", db.label);
         assert_eq!(
             t.job(scope, job).await.unwrap().status,
             "RUN",
@@ -84,14 +89,15 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
         let states = t.silo().states(scope, envelope).await.unwrap();
         let keys: Vec<&str> = states.iter().map(|s| s.key.as_str()).collect();
         assert_eq!(keys, ["processing"], "{}", db.label);
+        let entry = t.silo().get(scope, envelope).await.unwrap();
+        assert_eq!(entry.folder.as_deref(), Some("done"), "{}", db.label);
         let done = t.job(scope, job).await.unwrap();
         assert_eq!(done.status, "OK", "{}", db.label);
-        let events = &done.intents[0].events;
-        assert_eq!(
-            events.last().unwrap().code.as_deref(),
-            Some("state"),
-            "{}",
-            db.label
-        );
+        let codes: Vec<_> = done
+            .intents
+            .iter()
+            .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(codes, ["state", "folder"], "{}", db.label);
     }
 }
