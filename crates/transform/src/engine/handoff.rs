@@ -1,7 +1,7 @@
 //! Jobs claimed for this node's workers and queued for them: jobs made on this node while
 //! a worker waits, and the rest of a claim of several.
 //!
-//! A job created while one of this node's workers waits for work is inserted with a claim of
+//! A job created while one of this node's workers is free (between jobs) is inserted with a claim of
 //! its own (lease owner and expiry, as the claim statement would have set them) and queued here
 //! for that worker, which runs it without claiming it from the database: one write a job less,
 //! and no ready notice to other nodes, which would find the job claimed.
@@ -31,33 +31,54 @@ use crate::error::TransformResult;
 use crate::model::Job;
 use crate::workflow::Phase;
 
-/// The workers waiting for work, and the jobs claimed for them.
+/// The workers free to take a job, and the jobs claimed for them.
 #[derive(Default)]
 pub(crate) struct Handoff {
-    idle: AtomicUsize,
+    free: AtomicUsize,
     jobs: Mutex<VecDeque<(Claimed, DateTime<Utc>)>>,
 }
 
-/// A worker waiting for work, while it lives.
-pub(crate) struct Idle<'a>(&'a AtomicUsize);
+/// A count in [`Handoff::free`], up while it lives (a worker) or down (a worker's run).
+pub(crate) struct Count<'a> {
+    count: &'a AtomicUsize,
+    up: bool,
+}
 
-impl Drop for Idle<'_> {
+impl Drop for Count<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        if self.up {
+            self.count.fetch_sub(1, Ordering::SeqCst);
+        } else {
+            self.count.fetch_add(1, Ordering::SeqCst);
+        }
     }
 }
 
 impl Handoff {
-    /// Counts the caller as waiting for work until the guard drops.
-    pub(crate) fn idle(&self) -> Idle<'_> {
-        self.idle.fetch_add(1, Ordering::SeqCst);
-        Idle(&self.idle)
+    /// Counts a worker as free to take a job while the guard lives (but see [`Handoff::busy`]).
+    /// A worker between jobs counts, even while it looks for one in the database: a job
+    /// handed to it then is the first it finds when it looks again.
+    pub(crate) fn free(&self) -> Count<'_> {
+        self.free.fetch_add(1, Ordering::SeqCst);
+        Count {
+            count: &self.free,
+            up: true,
+        }
     }
 
-    /// Whether a worker waits that no handed job is queued for yet.
+    /// Counts a free worker as busy while the guard lives (it runs a job).
+    pub(crate) fn busy(&self) -> Count<'_> {
+        self.free.fetch_sub(1, Ordering::SeqCst);
+        Count {
+            count: &self.free,
+            up: false,
+        }
+    }
+
+    /// Whether a worker is free that no queued job is for yet.
     fn has_taker(&self) -> bool {
         let queued = self.jobs.lock().map_or(usize::MAX, |jobs| jobs.len());
-        self.idle.load(Ordering::SeqCst) > queued
+        self.free.load(Ordering::SeqCst) > queued
     }
 
     fn push(&self, job: Claimed, until: DateTime<Utc>) {
@@ -72,7 +93,7 @@ impl Handoff {
 }
 
 impl Transform {
-    /// A claim for a job about to be created, when a worker of this node waits to take it.
+    /// A claim for a job about to be created, when a worker of this node is free to take it.
     pub(crate) fn handoff_claim(&self) -> Option<Claim> {
         if self.inner.stopping.is_cancelled() || !self.inner.handoff.has_taker() {
             return None;
@@ -84,7 +105,7 @@ impl Transform {
         })
     }
 
-    /// Queues a job inserted with `claim` (at its first step and intent) for an idle worker, and
+    /// Queues a job inserted with `claim` (at its first step and intent) for a free worker, and
     /// wakes one.
     pub(crate) fn hand_over(
         &self,
@@ -132,8 +153,13 @@ impl Transform {
     /// has workers, runs the first and queues the others for the workers here, so that a busy
     /// node claims once for several jobs rather than once a job.
     pub(crate) async fn claim_for_workers(&self) -> TransformResult<Option<Claimed>> {
+        let limit = self.config().workers;
         let (mut jobs, until) =
-            queue::claim_some(self.store(), self.config().lease_ms, self.config().workers).await?;
+            queue::claim_some(self.store(), self.config().lease_ms, limit).await?;
+        if jobs.len() == limit {
+            // more may be ready: let another free worker look too
+            self.inner.wake.notify_one();
+        }
         let first = jobs.pop();
         for job in jobs {
             self.inner.handoff.push(job, until);

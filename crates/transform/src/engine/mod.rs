@@ -87,6 +87,7 @@ impl Transform {
 async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
     tracing::debug!(worker = n, "transform worker started");
     let poll = Duration::from_millis(t.config().poll_ms.max(10));
+    let _free = t.inner.handoff.free();
     while !shutdown.is_cancelled() {
         let next = match t.take_handed().await {
             Some(job) => Ok(Some(job)),
@@ -94,12 +95,10 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
         };
         match next {
             Ok(Some(job)) => {
-                // more may be ready: let another idle worker look too
-                t.inner.wake.notify_one();
+                let _busy = t.inner.handoff.busy();
                 runner::run(&t, job, &shutdown).await;
             }
             Ok(None) => {
-                let _idle = t.inner.handoff.idle();
                 tokio::select! {
                     _ = t.inner.wake.notified() => {}
                     _ = tokio::time::sleep(poll) => {}

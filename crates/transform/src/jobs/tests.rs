@@ -1,6 +1,6 @@
 //! Creating jobs against real databases (SQLite, and PostgreSQL with
 //! `FOLIO_TEST_DATABASE_URL`): the one-statement create of a workflow seen runnable, and jobs
-//! handed to an idle worker already claimed.
+//! handed to a free worker already claimed.
 
 use folio_api::limits::Limits;
 use folio_silo::{NewEnvelope, Silo};
@@ -111,7 +111,7 @@ async fn a_create_after_the_workflow_changed_is_checked_by_the_insert() {
 async fn a_job_made_while_a_worker_waits_is_handed_to_it_claimed() {
     for db in folio_store::testing::backends().await {
         let (t, scope, wf, envelope) = service(&db, 60_000).await;
-        let idle = t.inner.handoff.idle();
+        let free = t.inner.handoff.free();
         let made = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
         // the waiting worker has a job queued for it now: the next is left to any node's claim,
         // which does not find the first (claimed for the worker)
@@ -121,7 +121,7 @@ async fn a_job_made_while_a_worker_waits_is_handed_to_it_claimed() {
         let handed = t.take_handed().await.expect("the handed job");
         assert_eq!(handed.id, made.id, "{}", db.label);
         assert!(t.take_handed().await.is_none(), "{}", db.label);
-        drop(idle);
+        drop(free);
 
         runner::run(&t, handed, &CancellationToken::new()).await;
         let done = t.job(scope, made.id).await.unwrap();
@@ -134,7 +134,7 @@ async fn a_handed_job_not_taken_in_time_or_at_shutdown_is_released() {
     for db in folio_store::testing::backends().await {
         // half of a 200 ms lease is the most a handed job waits
         let (t, scope, wf, envelope) = service(&db, 200).await;
-        let idle = t.inner.handoff.idle();
+        let free = t.inner.handoff.free();
         let late = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
         tokio::time::sleep(std::time::Duration::from_millis(120)).await;
         assert!(t.take_handed().await.is_none(), "{}", db.label);
@@ -142,7 +142,7 @@ async fn a_handed_job_not_taken_in_time_or_at_shutdown_is_released() {
         assert_eq!(claimed.map(|c| c.id), Some(late.id), "{}", db.label);
 
         let left = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
-        drop(idle);
+        drop(free);
         t.release_all_handed().await;
         let claimed = queue::claim(t.store(), 60_000).await.unwrap();
         assert_eq!(claimed.map(|c| c.id), Some(left.id), "{}", db.label);
