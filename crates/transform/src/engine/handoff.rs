@@ -1,10 +1,11 @@
 //! Jobs claimed for this node's workers and queued for them: jobs made on this node while
 //! a worker waits, and the rest of a claim of several.
 //!
-//! A job created while one of this node's workers is free (between jobs) is inserted with a claim of
-//! its own (lease owner and expiry, as the claim statement would have set them) and queued here
-//! for that worker, which runs it without claiming it from the database: one write a job less,
-//! and no ready notice to other nodes, which would find the job claimed.
+//! A job created while one of this node's workers is free (between jobs) is inserted with a
+//! claim of its own (lease owner and expiry, as the claim statement would have set them) and
+//! queued here for that worker, which runs it without claiming it from the database: one write
+//! a job less, and no ready notice to other nodes, which would find the job claimed. Its
+//! status stays `QUEUED` until its first step is saved.
 //!
 //! A worker that finds no job queued claims as many as the node has workers (one statement),
 //! runs the first and queues the others for the workers here: a busy node claims once for

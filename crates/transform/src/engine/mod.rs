@@ -2,8 +2,8 @@
 //! `?wait` listens to.
 //!
 //! Each worker loops: take a job queued for it (made on this node, or claimed with others; see
-//! `handoff`) or claim ready jobs (with a lease), run one step by step until it ends, must wait (a retry
-//! delay, a `sleep`), or the node shuts down; then claim the next. Idle
+//! `handoff`) or claim ready jobs (with a lease), run one step by step until it ends, must
+//! wait (a retry delay, a `sleep`), or the node shuts down; then look for the next. Idle
 //! workers sleep until a job is created on this node, a PostgreSQL `NOTIFY` says one was
 //! created elsewhere, or the poll interval passes (which also picks up expired leases and due
 //! retries). On shutdown a worker finishes its current step (within the grace period), saves

@@ -460,24 +460,22 @@ impl JobRun<'_> {
         then: Then,
         tx: Option<WriteTx>,
     ) -> TransformResult<ControlFlow<Stop, Option<WriteTx>>> {
-        let open = match tx {
+        let (saved, open) = match tx {
             Some(mut tx) if self.next_is_local(&then) => {
                 let (store, lease_ms) = (self.t.store(), self.lease_ms);
-                if !queue::save_in(store, &mut tx, job, intent, &then, lease_ms).await? {
+                if queue::save_in(store, &mut tx, job, intent, &then, lease_ms).await? {
+                    (true, Some(tx))
+                } else {
                     tx.rollback().await?;
-                    tracing::warn!(job = %job.id, "lease lost; another worker has the job");
-                    return Ok(ControlFlow::Break(Stop::Free));
+                    (false, None)
                 }
-                Some(tx)
             }
-            tx => {
-                if !self.save(job, intent, &then, tx).await? {
-                    tracing::warn!(job = %job.id, "lease lost; another worker has the job");
-                    return Ok(ControlFlow::Break(Stop::Free));
-                }
-                None
-            }
+            tx => (self.save(job, intent, &then, tx).await?, None),
         };
+        if !saved {
+            tracing::warn!(job = %job.id, "lease lost; another worker has the job");
+            return Ok(ControlFlow::Break(Stop::Free));
+        }
         match then {
             Then::Done { .. } => {
                 self.t.finished(job.id);
