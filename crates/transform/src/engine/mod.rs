@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::{Notice, Transform};
 
 pub(crate) mod handoff;
+pub(crate) mod nodes;
 pub(crate) mod notices;
 pub(crate) mod queue;
 pub mod runner;
@@ -46,8 +47,10 @@ impl Transform {
         for n in 0..self.config().workers {
             tasks.push(tokio::spawn(worker(self.clone(), shutdown.clone(), n)));
         }
-        let listener = (self.store().backend() == folio_store::Backend::Postgres)
-            .then(|| tokio::spawn(listen(self.clone(), shutdown.clone())));
+        let postgres = self.store().backend() == folio_store::Backend::Postgres;
+        let listener = postgres.then(|| tokio::spawn(listen(self.clone(), shutdown.clone())));
+        let heartbeat =
+            postgres.then(|| tokio::spawn(nodes::heartbeat(self.clone(), shutdown.clone())));
         tokio::spawn(async move {
             for task in tasks {
                 let _ = task.await;
@@ -58,6 +61,10 @@ impl Transform {
             shutdown.cancelled().await;
             if let Some(l) = listener {
                 l.abort();
+            }
+            if let Some(h) = heartbeat {
+                // it removes this node from the registry
+                let _ = h.await;
             }
         })
     }

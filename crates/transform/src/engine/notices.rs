@@ -8,8 +8,12 @@
 //!
 //! A notice is a hint. A node that never hears one (this node stopped before sending it) still
 //! finds a ready job when it polls, and a waiter reads its job when its wait ends.
+//!
+//! A node that knows of no other listening node sends none (see `nodes`): every notifying
+//! transaction commits alone, and a lone node's notices reach nobody.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use folio_store::{Backend, Store};
 use tokio::sync::mpsc;
@@ -26,6 +30,8 @@ pub(crate) struct Notices {
     /// This node, as its ready notices name it.
     node: Uuid,
     queue: OnceLock<mpsc::UnboundedSender<(&'static str, Uuid)>>,
+    /// Whether another node may be listening; true until this node knows otherwise.
+    others: AtomicBool,
 }
 
 impl Notices {
@@ -34,7 +40,18 @@ impl Notices {
             store,
             node: Uuid::new_v4(),
             queue: OnceLock::new(),
+            others: AtomicBool::new(true),
         }
+    }
+
+    /// This node, as the notices and the node registry name it.
+    pub(crate) fn node(&self) -> Uuid {
+        self.node
+    }
+
+    /// Whether another node may be listening (see `nodes`): notices are sent only then.
+    pub(crate) fn set_others(&self, listening: bool) {
+        self.others.store(listening, Ordering::Relaxed);
     }
 
     /// Tells the other nodes' workers that a job is ready to run. The notice names this node,
@@ -56,7 +73,7 @@ impl Notices {
 
     /// Queues a notice; the sender starts with the first one (always from within the runtime).
     fn send(&self, channel: &'static str, job: Uuid) {
-        if self.store.backend() != Backend::Postgres {
+        if self.store.backend() != Backend::Postgres || !self.others.load(Ordering::Relaxed) {
             return;
         }
         let queue = self.queue.get_or_init(|| {

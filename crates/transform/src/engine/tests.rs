@@ -101,3 +101,54 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
         assert_eq!(codes, ["state", "folder"], "{}", db.label);
     }
 }
+
+/// The done notices another listener hears within `within`.
+async fn heard(listener: &mut sqlx::postgres::PgListener, within: Duration) -> usize {
+    let mut n = 0;
+    while let Ok(got) = tokio::time::timeout(within, listener.recv()).await {
+        got.unwrap();
+        n += 1;
+    }
+    n
+}
+
+#[tokio::test]
+async fn a_lone_node_sends_no_notices_until_another_node_listens() {
+    let Some(db) = folio_store::testing::postgres().await else {
+        return;
+    };
+    let mut listener = sqlx::postgres::PgListener::connect(db.url()).await.unwrap();
+    listener.listen(super::DONE_CHANNEL).await.unwrap();
+    let (t, scope, envelope, first) = two_step_job(&db).await;
+    let wf = t.job(scope, first).await.unwrap().workflow_id;
+    // the test runs the jobs; the nodes only beat and listen
+    let run_one = |t: Transform| async move {
+        let claimed = queue::claim(t.store(), 60_000).await.unwrap();
+        runner::run(&t, claimed.expect("a job"), &CancellationToken::new()).await;
+    };
+    let stop = CancellationToken::new();
+    let node = t.start(stop.clone());
+    // its first heartbeat finds no other node: the job's end is announced to nobody
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    run_one(t.clone()).await;
+    assert_eq!(t.job(scope, first).await.unwrap().status, "OK");
+    assert_eq!(heard(&mut listener, Duration::from_millis(500)).await, 0);
+
+    // a second node starts: within a heartbeat the first one notifies again
+    let other = Transform::new(db.store.clone(), t.silo().clone(), t.config().clone());
+    let other_node = other.start(stop.clone());
+    tokio::time::sleep(super::nodes::HEARTBEAT * 2).await;
+    let new = NewJob {
+        id: Uuid::now_v7(),
+        workflow_id: wf,
+        silo_entry_id: Some(envelope),
+        ..NewJob::default()
+    };
+    t.create_job(scope, new).await.unwrap();
+    run_one(t.clone()).await;
+    // the job's end is announced
+    assert!(heard(&mut listener, Duration::from_millis(500)).await >= 1);
+    stop.cancel();
+    node.await.unwrap();
+    other_node.await.unwrap();
+}
