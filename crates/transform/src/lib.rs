@@ -30,6 +30,8 @@ mod jobs;
 pub mod model;
 pub mod outbound;
 pub mod signing;
+#[cfg(test)]
+mod testing;
 pub mod v1;
 pub mod workflow;
 mod workflows;

@@ -4,31 +4,22 @@
 
 use std::time::Duration;
 
-use folio_api::limits::Limits;
-use folio_silo::{NewEnvelope, Silo};
+use folio_store::Scope;
 use folio_store::testing::TestDb;
-use folio_store::{Blobs, Scope};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::{queue, runner};
-use crate::model::{NewJob, SaveWorkflow};
+use crate::model::SaveWorkflow;
+use crate::testing::{self, job};
 use crate::{Transform, TransformConfig};
 
-/// A service with no workers of its own (the test claims and runs), one workspace, and a job
-/// of a workflow of two local steps (`silo.state`, then `silo.folder`, which share one
-/// transaction) on a new envelope.
+/// A service with no workers of its own (the test claims and runs), and a job of a workflow
+/// of two local steps (`silo.state`, then `silo.folder`, which share one transaction) on a new
+/// envelope.
 async fn two_step_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
-    let store = &db.store;
-    let scope = Scope::new(store.create_workspace("runner").await.unwrap().id);
-    let blobs = Blobs::local(&db.dir().join("files")).unwrap();
-    let silo = Silo::new(store.clone(), blobs, Limits::default());
-    let config = TransformConfig {
-        workers: 0,
-        ..TransformConfig::default()
-    };
-    let t = Transform::new(store.clone(), silo.clone(), config);
+    let (t, scope, envelope) = testing::service(db, TransformConfig::default().lease_ms).await;
     let steps = json!({"name": "state", "steps": [
         {"id": "state", "action": "silo.state", "config": {"state": "processing"}},
         {"id": "folder", "action": "silo.folder", "config": {"folder": "done"}}
@@ -40,19 +31,7 @@ async fn two_step_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
     };
     let wf = Uuid::new_v4();
     t.create_workflow(scope, wf, save, 100).await.unwrap();
-    let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "hi"});
-    let new = NewEnvelope {
-        data: doc.to_string(),
-        ..NewEnvelope::default()
-    };
-    let envelope = silo.create(scope, new).await.unwrap().id;
-    let job = NewJob {
-        id: Uuid::now_v7(),
-        workflow_id: wf,
-        silo_entry_id: Some(envelope),
-        ..NewJob::default()
-    };
-    let job = t.create_job(scope, job).await.unwrap().0.id;
+    let job = t.create_job(scope, job(wf, envelope)).await.unwrap().0.id;
     (t, scope, envelope, job)
 }
 
@@ -138,13 +117,7 @@ async fn a_lone_node_sends_no_notices_until_another_node_listens() {
     let other = Transform::new(db.store.clone(), t.silo().clone(), t.config().clone());
     let other_node = other.start(stop.clone());
     tokio::time::sleep(super::nodes::HEARTBEAT * 2).await;
-    let new = NewJob {
-        id: Uuid::now_v7(),
-        workflow_id: wf,
-        silo_entry_id: Some(envelope),
-        ..NewJob::default()
-    };
-    t.create_job(scope, new).await.unwrap();
+    t.create_job(scope, job(wf, envelope)).await.unwrap();
     run_one(t.clone()).await;
     // the job's end is announced
     assert!(heard(&mut listener, Duration::from_millis(500)).await >= 1);

@@ -2,42 +2,25 @@
 //! `FOLIO_TEST_DATABASE_URL`): the one-statement create of a workflow seen runnable, and jobs
 //! handed to a free worker already claimed.
 
-use folio_api::limits::Limits;
-use folio_silo::{NewEnvelope, Silo};
+use folio_store::Scope;
 use folio_store::testing::TestDb;
-use folio_store::{Blobs, Scope};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use crate::Transform;
 use crate::engine::{queue, runner};
 use crate::error::TransformError;
-use crate::model::{NewJob, SaveWorkflow};
-use crate::{Transform, TransformConfig};
+use crate::model::SaveWorkflow;
+use crate::testing::{self, job};
 
-/// A service without worker tasks (the tests stand in for them), a workspace, a published
-/// one-step workflow and an envelope.
+/// A service (see `testing::service`) with a published one-step workflow.
 async fn service(db: &TestDb, lease_ms: u64) -> (Transform, Scope, Uuid, Uuid) {
-    let store = &db.store;
-    let scope = Scope::new(store.create_workspace("jobs").await.unwrap().id);
-    let blobs = Blobs::local(&db.dir().join("files")).unwrap();
-    let silo = Silo::new(store.clone(), blobs, Limits::default());
-    let config = TransformConfig {
-        workers: 0,
-        lease_ms,
-        ..TransformConfig::default()
-    };
-    let t = Transform::new(store.clone(), silo.clone(), config);
+    let (t, scope, envelope) = testing::service(db, lease_ms).await;
     let wf = Uuid::new_v4();
     t.create_workflow(scope, wf, save(&["processing"], false), 100)
         .await
         .unwrap();
-    let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "hi"});
-    let new = NewEnvelope {
-        data: doc.to_string(),
-        ..NewEnvelope::default()
-    };
-    let envelope = silo.create(scope, new).await.unwrap().id;
     (t, scope, wf, envelope)
 }
 
@@ -54,15 +37,6 @@ fn save(states: &[&str], disabled: bool) -> SaveWorkflow {
         definition: serde_json::from_value(json!({"name": "states", "steps": steps})).unwrap(),
         draft: false,
         disabled,
-    }
-}
-
-fn job(wf: Uuid, envelope: Uuid) -> NewJob {
-    NewJob {
-        id: Uuid::now_v7(),
-        workflow_id: wf,
-        silo_entry_id: Some(envelope),
-        ..NewJob::default()
     }
 }
 
