@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use folio_store::{Store, millis};
+use folio_store::Store;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
@@ -59,19 +59,20 @@ pub(crate) async fn heartbeat(t: Transform, shutdown: CancellationToken) {
     }
 }
 
-/// Says this node is there, forgets nodes long gone; whether another node listens.
+/// Says this node is there, forgets nodes long gone; whether another node listens. Times are
+/// the database's clock, so that nodes whose clocks differ still see each other.
 async fn beat(store: &Store, node: Uuid) -> Result<bool, sqlx::Error> {
-    let now = millis(folio_store::now());
     let others: i64 = sqlx::query_scalar(
-        "WITH me AS (INSERT INTO transform_nodes (id, seen_at) VALUES ($1, $2) \
+        "WITH t AS (SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) AS now), \
+              me AS (INSERT INTO transform_nodes (id, seen_at) SELECT $1, now FROM t \
                      ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING 1), \
-              gone AS (DELETE FROM transform_nodes WHERE seen_at < $3 RETURNING 1) \
-         SELECT COUNT(*) FROM transform_nodes WHERE id <> $1 AND seen_at >= $4",
+              gone AS (DELETE FROM transform_nodes WHERE seen_at < (SELECT now FROM t) - $2 \
+                       RETURNING 1) \
+         SELECT COUNT(*) FROM transform_nodes, t WHERE id <> $1 AND seen_at >= t.now - $3",
     )
     .bind(node.to_string())
-    .bind(now)
-    .bind(now - FORGET_MS)
-    .bind(now - ALIVE_MS)
+    .bind(FORGET_MS)
+    .bind(ALIVE_MS)
     .fetch_one(store.pool())
     .await?;
     Ok(others > 0)
