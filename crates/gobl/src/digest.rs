@@ -30,8 +30,8 @@ impl Digest {
     /// The digest as a JSON object value `{"alg":..,"val":..}`.
     pub fn to_value(&self) -> Value {
         Value::Object(vec![
-            ("alg".to_owned(), Value::String(self.alg.clone())),
-            ("val".to_owned(), Value::String(self.val.clone())),
+            ("alg".into(), Value::from(self.alg.as_str())),
+            ("val".into(), Value::from(self.val.as_str())),
         ])
     }
 }

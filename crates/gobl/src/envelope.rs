@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::digest::{Digest, SHA256, digest};
 use crate::fault::{Fault, FieldError};
-use crate::json::Value;
+use crate::json::{Text, Value};
 
 /// Base of every GOBL schema URL.
 pub const SCHEMA_BASE: &str = "https://gobl.org/draft-0/";
@@ -74,7 +74,7 @@ pub struct Header {
     /// Legacy draft flag.
     pub draft: Option<bool>,
     /// Any other head members (`from`, `to`, `ignore`, future fields), in their order.
-    pub extra: Vec<(String, Value)>,
+    pub extra: Vec<(Text, Value)>,
 }
 
 /// A GOBL envelope.
@@ -120,7 +120,7 @@ impl Reader {
 
     fn string(&mut self, path: &str, v: &Value) -> Option<String> {
         match v {
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(s.to_string()),
             other => {
                 self.fail(
                     path,
@@ -131,7 +131,7 @@ impl Reader {
         }
     }
 
-    fn object<'v>(&mut self, path: &str, v: &'v Value) -> Option<&'v [(String, Value)]> {
+    fn object<'v>(&mut self, path: &str, v: &'v Value) -> Option<&'v [(Text, Value)]> {
         match v {
             Value::Object(m) => Some(m),
             other => {
@@ -316,11 +316,28 @@ impl Envelope {
     /// Reads an envelope, reporting every wrong shape with its path. Shapes only: use
     /// [`Envelope::validate`] for digest and stamp rules.
     pub fn from_value(value: &Value) -> Result<Envelope, Vec<FieldError>> {
+        let (head, sigs) = Envelope::read(value)?;
+        let doc = value.get("doc").cloned().unwrap_or(Value::Null);
+        Ok(Envelope { head, doc, sigs })
+    }
+
+    /// [`Envelope::from_value`] for a value the caller is done with: the document is moved out
+    /// of it rather than copied.
+    pub fn from_owned(mut value: Value) -> Result<Envelope, Vec<FieldError>> {
+        let (head, sigs) = Envelope::read(&value)?;
+        let doc = value
+            .get_mut("doc")
+            .map_or(Value::Null, |doc| std::mem::replace(doc, Value::Null));
+        Ok(Envelope { head, doc, sigs })
+    }
+
+    /// The header and signatures of an envelope whose shape is right, `doc` included.
+    fn read(value: &Value) -> Result<(Header, Vec<String>), Vec<FieldError>> {
         let mut r = Reader { errors: Vec::new() };
         let Some(members) = r.object("$", value) else {
             return Err(r.errors);
         };
-        let (mut head, mut doc, mut sigs) = (None, None, Vec::new());
+        let (mut head, mut doc, mut sigs) = (None, false, Vec::new());
         let mut seen = (false, false, false);
         for (k, v) in members {
             match k.as_str() {
@@ -345,7 +362,7 @@ impl Envelope {
                             }
                             None => r.fail("doc.$schema", "required"),
                         }
-                        doc = Some(v.clone());
+                        doc = true;
                     }
                 }
                 "sigs" => {
@@ -367,7 +384,7 @@ impl Envelope {
             }
         }
         match (head, doc) {
-            (Some(head), Some(doc)) if r.errors.is_empty() => Ok(Envelope { head, doc, sigs }),
+            (Some(head), true) if r.errors.is_empty() => Ok((head, sigs)),
             _ => Err(r.errors),
         }
     }
@@ -453,11 +470,8 @@ impl Envelope {
     /// The header as a JSON object.
     pub fn head_value(&self) -> Value {
         let h = &self.head;
-        let mut m: Vec<(String, Value)> = vec![
-            (
-                "uuid".into(),
-                Value::String(h.uuid.hyphenated().to_string()),
-            ),
+        let mut m: Vec<(Text, Value)> = vec![
+            ("uuid".into(), Value::from(h.uuid.hyphenated().to_string())),
             ("dig".into(), h.dig.to_value()),
         ];
         if !h.stamps.is_empty() {
@@ -466,8 +480,8 @@ impl Envelope {
                 .iter()
                 .map(|s| {
                     Value::Object(vec![
-                        ("prv".into(), Value::String(s.prv.clone())),
-                        ("val".into(), Value::String(s.val.clone())),
+                        ("prv".into(), Value::from(s.prv.as_str())),
+                        ("val".into(), Value::from(s.val.as_str())),
                     ])
                 })
                 .collect();
@@ -479,14 +493,14 @@ impl Envelope {
         if !h.tags.is_empty() {
             m.push((
                 "tags".into(),
-                Value::Array(h.tags.iter().cloned().map(Value::String).collect()),
+                Value::Array(h.tags.iter().map(|t| Value::from(t.as_str())).collect()),
             ));
         }
         if let Some(meta) = &h.meta {
             m.push(("meta".into(), meta.clone()));
         }
         if let Some(notes) = &h.notes {
-            m.push(("notes".into(), Value::String(notes.clone())));
+            m.push(("notes".into(), Value::from(notes.as_str())));
         }
         if let Some(draft) = h.draft {
             m.push(("draft".into(), Value::Bool(draft)));
@@ -498,17 +512,14 @@ impl Envelope {
     /// The envelope as JSON: `$schema`, `head`, `doc` (unchanged), `sigs` when present.
     pub fn to_value(&self) -> Value {
         let mut m = vec![
-            (
-                "$schema".to_owned(),
-                Value::String(ENVELOPE_SCHEMA.to_owned()),
-            ),
-            ("head".to_owned(), self.head_value()),
-            ("doc".to_owned(), self.doc.clone()),
+            ("$schema".into(), Value::from(ENVELOPE_SCHEMA)),
+            ("head".into(), self.head_value()),
+            ("doc".into(), self.doc.clone()),
         ];
         if !self.sigs.is_empty() {
             m.push((
-                "sigs".to_owned(),
-                Value::Array(self.sigs.iter().cloned().map(Value::String).collect()),
+                "sigs".into(),
+                Value::Array(self.sigs.iter().map(|s| Value::from(s.as_str())).collect()),
             ));
         }
         Value::Object(m)

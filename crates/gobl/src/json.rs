@@ -19,6 +19,11 @@ use std::fmt;
 /// Nesting depth allowed by [`parse`].
 pub const DEFAULT_MAX_DEPTH: usize = 64;
 
+/// The text a [`Value`] holds: object keys, strings and number literals. Most of them in a GOBL
+/// document are short (keys, codes, amounts, dates) and are kept inline, without an allocation
+/// of their own: allocating and freeing them was the largest cost of reading a document.
+pub type Text = compact_str::CompactString;
+
 /// A JSON value with number literals kept verbatim and object member order preserved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
@@ -27,13 +32,13 @@ pub enum Value {
     /// `true` or `false`.
     Bool(bool),
     /// A number, as its literal text (always valid JSON number grammar).
-    Number(String),
+    Number(Text),
     /// A string.
-    String(String),
+    String(Text),
     /// An array.
     Array(Vec<Value>),
     /// An object, members in document order (keys are unique when produced by [`parse`]).
-    Object(Vec<(String, Value)>),
+    Object(Vec<(Text, Value)>),
 }
 
 /// Why a text is not acceptable JSON, and where.
@@ -106,9 +111,9 @@ fn error_at(src: &str, offset: usize, message: String) -> ParseError {
 enum Frame {
     Array(Vec<Value>),
     Object {
-        members: Vec<(String, Value)>,
-        key: String,
-        seen: Option<HashSet<String>>,
+        members: Vec<(Text, Value)>,
+        key: Text,
+        seen: Option<HashSet<Text>>,
     },
 }
 
@@ -252,7 +257,7 @@ impl Parser<'_> {
     }
 
     /// Parses `"key"` and the following `:`.
-    fn parse_key(&mut self) -> Result<String, ParseError> {
+    fn parse_key(&mut self) -> Result<Text, ParseError> {
         if self.peek() != Some(b'"') {
             return self.unexpected("a string object key");
         }
@@ -282,7 +287,7 @@ impl Parser<'_> {
         self.pos - start
     }
 
-    fn parse_number(&mut self) -> Result<String, ParseError> {
+    fn parse_number(&mut self) -> Result<Text, ParseError> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -314,12 +319,12 @@ impl Parser<'_> {
                 return self.unexpected("a digit in the exponent");
             }
         }
-        Ok(self.src[start..self.pos].to_owned())
+        Ok(Text::new(&self.src[start..self.pos]))
     }
 
-    fn parse_string(&mut self) -> Result<String, ParseError> {
+    fn parse_string(&mut self) -> Result<Text, ParseError> {
         self.pos += 1; // opening quote
-        let mut out = String::new();
+        let mut out = Text::default();
         loop {
             let run_start = self.pos;
             while let Some(&b) = self.bytes.get(self.pos) {
@@ -405,17 +410,13 @@ impl Parser<'_> {
     }
 }
 
-fn is_duplicate(
-    members: &[(String, Value)],
-    key: &str,
-    seen: &mut Option<HashSet<String>>,
-) -> bool {
+fn is_duplicate(members: &[(Text, Value)], key: &str, seen: &mut Option<HashSet<Text>>) -> bool {
     if members.len() < LINEAR_KEY_CHECK {
         return members.iter().any(|(k, _)| k == key);
     }
     let set = seen.get_or_insert_with(|| members.iter().map(|(k, _)| k.clone()).collect());
     // Members are pushed after their key is checked, so add this key now.
-    !set.insert(key.to_owned())
+    !set.insert(Text::new(key))
 }
 
 impl Value {
@@ -443,7 +444,7 @@ impl Value {
         };
         match members.iter_mut().find(|(k, _)| k == key) {
             Some((_, slot)) => *slot = value,
-            None => members.push((key.to_owned(), value)),
+            None => members.push((Text::new(key), value)),
         }
         true
     }
@@ -457,7 +458,7 @@ impl Value {
     }
 
     /// The members, if this is an object.
-    pub fn as_object(&self) -> Option<&[(String, Value)]> {
+    pub fn as_object(&self) -> Option<&[(Text, Value)]> {
         match self {
             Value::Object(m) => Some(m),
             _ => None,
@@ -512,7 +513,7 @@ impl Value {
 
     /// A number value from an integer.
     pub fn from_i64(n: i64) -> Value {
-        Value::Number(n.to_string())
+        Value::Number(Text::from(itoa::Buffer::new().format(n)))
     }
 
     /// Compact JSON: members in their order, numbers exactly as written, minimal escaping.
@@ -562,9 +563,9 @@ impl Value {
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => serde_json::Value::Number(
                 serde_json::from_str::<serde_json::Number>(n)
-                    .map_err(|_| ConversionError(n.clone()))?,
+                    .map_err(|_| ConversionError(n.to_string()))?,
             ),
-            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::String(s) => serde_json::Value::String(s.to_string()),
             Value::Array(items) => serde_json::Value::Array(
                 items
                     .iter()
@@ -574,7 +575,7 @@ impl Value {
             Value::Object(members) => {
                 let mut map = serde_json::Map::with_capacity(members.len());
                 for (k, v) in members {
-                    map.insert(k.clone(), v.to_serde()?);
+                    map.insert(k.to_string(), v.to_serde()?);
                 }
                 serde_json::Value::Object(map)
             }
@@ -696,12 +697,14 @@ impl From<&serde_json::Value> for Value {
         match v {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(*b),
-            serde_json::Value::Number(n) => Value::Number(n.to_string()),
-            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Number(n) => Value::Number(n.to_string().into()),
+            serde_json::Value::String(s) => Value::String(Text::new(s)),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
-            serde_json::Value::Object(m) => {
-                Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect())
-            }
+            serde_json::Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, v)| (Text::new(k), Value::from(v)))
+                    .collect(),
+            ),
         }
     }
 }
@@ -728,13 +731,13 @@ impl TryFrom<Value> for serde_json::Value {
 
 impl From<&str> for Value {
     fn from(s: &str) -> Self {
-        Value::String(s.to_owned())
+        Value::String(Text::new(s))
     }
 }
 
 impl From<String> for Value {
     fn from(s: String) -> Self {
-        Value::String(s)
+        Value::String(Text::from(s))
     }
 }
 
@@ -764,7 +767,7 @@ impl serde::Serialize for Value {
                 {
                     return serializer.serialize_i64(i);
                 }
-                let raw = serde_json::value::RawValue::from_string(n.clone())
+                let raw = serde_json::value::RawValue::from_string(n.to_string())
                     .map_err(serde::ser::Error::custom)?;
                 raw.serialize(serializer)
             }
@@ -779,7 +782,7 @@ impl serde::Serialize for Value {
             Value::Object(members) => {
                 let mut map = serializer.serialize_map(Some(members.len()))?;
                 for (k, v) in members {
-                    map.serialize_entry(k, v)?;
+                    map.serialize_entry(k.as_str(), v)?;
                 }
                 map.end()
             }

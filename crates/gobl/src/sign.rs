@@ -223,7 +223,7 @@ impl PrivateKey {
     pub fn sign_jws(&self, payload: &SignaturePayload) -> String {
         let header = Value::Object(vec![
             ("alg".into(), Value::String(ES256.into())),
-            ("kid".into(), Value::String(self.kid.clone())),
+            ("kid".into(), Value::from(self.kid.as_str())),
         ]);
         let input = format!(
             "{}.{}",
@@ -263,7 +263,7 @@ impl SignaturePayload {
         Value::Object(vec![
             (
                 "uuid".into(),
-                Value::String(self.uuid.hyphenated().to_string()),
+                Value::from(self.uuid.hyphenated().to_string()),
             ),
             ("dig".into(), self.dig.to_value()),
             ("iat".into(), Value::from_i64(self.iat)),
@@ -307,7 +307,7 @@ pub fn parse_jws(jws: &str) -> Result<ParsedJws, String> {
     }
     let kid = match header.get("kid") {
         None => None,
-        Some(Value::String(k)) => Some(k.clone()),
+        Some(Value::String(k)) => Some(k.to_string()),
         Some(_) => return Err("kid must be a string".into()),
     };
     let payload = decode_json("payload", p)?;

@@ -19,7 +19,7 @@ impl Silo {
         let keys = self.keys(ws).await?;
         let input = ingest::Input::parse(data, self.limits().json_depth)?;
         let signer = sign.then_some(&keys.signing);
-        let prepared = ingest::prepare(&input, None, &keys.public, signer, false)?;
+        let prepared = ingest::prepare(input, None, &keys.public, signer, false)?;
         serde_json::from_str(&prepared.text)
             .map_err(|e| SiloError::invalid("data", format!("not an envelope: {e}")))
     }

@@ -33,7 +33,7 @@ impl Silo {
             None
         };
         let prepared = ingest::prepare(
-            &input,
+            input,
             new.id,
             keys.as_ref()
                 .map(|k| k.public.as_slice())
@@ -150,7 +150,7 @@ impl Silo {
                     .map(|k| k.public.as_slice())
                     .unwrap_or_default();
                 let input = ingest::Input::parse(&text, self.limits().json_depth)?;
-                let prepared = ingest::prepare(&input, Some(id), keys, None, update.allow_invalid)?;
+                let prepared = ingest::prepare(input, Some(id), keys, None, update.allow_invalid)?;
                 if current.signed
                     && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())
                 {
@@ -245,7 +245,7 @@ impl Silo {
         let keys = self.keys(ws).await?;
         let text = current.data.clone().unwrap_or_default();
         let prepared = ingest::prepare(
-            &ingest::Input::parse(&text, usize::MAX)?,
+            ingest::Input::parse(&text, usize::MAX)?,
             Some(id),
             &keys.public,
             Some(&keys.signing),
@@ -279,7 +279,7 @@ impl Silo {
     /// The stored envelope of an entry, parsed.
     fn envelope_of(&self, entry: &Entry) -> SiloResult<Envelope> {
         let value = ingest::parse(entry.data.as_deref().unwrap_or_default(), usize::MAX)?;
-        Envelope::from_value(&value)
+        Envelope::from_owned(value)
             .map_err(|e| SiloError::Store(StoreError::Corrupt(format!("stored envelope: {e:?}"))))
     }
 
@@ -369,7 +369,8 @@ fn canonical_with_doc_digest(
     let Value::Object(members) = value else {
         return Ok((canonical(value)?, None));
     };
-    let mut sorted: Vec<&(String, Value)> = members.iter().filter(|(_, v)| !v.is_null()).collect();
+    let mut sorted: Vec<&(gobl::json::Text, Value)> =
+        members.iter().filter(|(_, v)| !v.is_null()).collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::with_capacity(1024);
     let mut doc_digest = None;

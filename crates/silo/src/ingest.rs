@@ -98,19 +98,19 @@ pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
 /// signed it). With `allow_invalid`, a bare document that builds but does not validate is
 /// prepared anyway, its faults in [`Prepared::faults`]; without it, that is an error.
 pub fn prepare(
-    input: &Input<'_>,
+    input: Input<'_>,
     id: Option<Uuid>,
     keys: &[PublicKey],
     signer: Option<&PrivateKey>,
     allow_invalid: bool,
 ) -> SiloResult<Prepared> {
-    let schema = top_schema(&input.value)?;
+    let (text, schema) = (input.text, top_schema(&input.value)?);
     let (mut env, faults) = if envelope::is_envelope(&input.value) {
         (read_envelope(input, id, keys)?, None)
     } else {
         check_schema("data.$schema", &schema)?;
         let id = id.unwrap_or_else(Uuid::now_v7);
-        let (env, faults) = build(id, input.text, allow_invalid)?;
+        let (env, faults) = build(id, text, allow_invalid)?;
         (env, Some(faults))
     };
     // a built envelope is new text; a received one keeps its bytes unless folio signs it
@@ -121,7 +121,7 @@ pub fn prepare(
     let text = if signed || faults.is_some() {
         env.to_json_string()
     } else {
-        input.text.to_owned()
+        text.to_owned()
     };
     Ok(Prepared {
         id: env.head.uuid,
@@ -144,7 +144,7 @@ fn top_schema(value: &Value) -> SiloResult<String> {
     };
     match members.iter().find(|(k, _)| k == "$schema") {
         None => Err(SiloError::invalid("data.$schema", "required")),
-        Some((_, Value::String(s))) => Ok(s.clone()),
+        Some((_, Value::String(s))) => Ok(s.to_string()),
         Some((_, other)) => Err(SiloError::invalid(
             "data.$schema",
             format!("expected a string, found {}", other.type_name()),
@@ -154,8 +154,8 @@ fn top_schema(value: &Value) -> SiloResult<String> {
 
 /// A received envelope: its shape, a GOBL document schema, the uuid the caller named, its
 /// digest and stamps, and its signatures.
-fn read_envelope(input: &Input<'_>, id: Option<Uuid>, keys: &[PublicKey]) -> SiloResult<Envelope> {
-    let env = Envelope::from_value(&input.value).map_err(|errs| field_errors("data", errs))?;
+fn read_envelope(input: Input<'_>, id: Option<Uuid>, keys: &[PublicKey]) -> SiloResult<Envelope> {
+    let env = Envelope::from_owned(input.value).map_err(|errs| field_errors("data", errs))?;
     check_schema(
         "data.doc.$schema",
         env.document_schema().unwrap_or_default(),
@@ -250,7 +250,7 @@ fn build(id: Uuid, text: &str, allow_invalid: bool) -> SiloResult<(Envelope, Vec
         )
     })?;
     let value = parse(&text, usize::MAX)?;
-    let mut env = Envelope::from_value(&value).map_err(|errs| field_errors("data", errs))?;
+    let mut env = Envelope::from_owned(value).map_err(|errs| field_errors("data", errs))?;
     // The builder hashed its own number representation; hash what is stored.
     env.refresh_digest().map_err(SiloError::fault)?;
     Ok((env, faults))
