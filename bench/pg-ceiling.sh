@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# What PostgreSQL alone allows the envelope PUT: pgbench (C, no HTTP, no JSON work) runs the
+# statement an envelope PUT sends (`silo::db::envelopes::create`: the envelope row and its first
+# version in one round trip, under folio's own schema) against the raw insert the PUT benchmark
+# compares with, same text, same clients, alternating rounds. The ratio is the ceiling of the
+# PUT's ratio on PostgreSQL on this machine, before folio spends any CPU of its own.
+#
+#   FOLIO_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bench/pg-ceiling.sh [SECONDS]
+#
+# Works in a scratch schema of that database (dropped at the end).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+url="${FOLIO_TEST_DATABASE_URL:?set FOLIO_TEST_DATABASE_URL to a PostgreSQL database}"
+seconds="${1:-5}"
+pgbench="$(command -v pgbench || ls /usr/lib/postgresql/*/bin/pgbench | sort -V | tail -n1)"
+work="$(mktemp -d)"
+schema="folio_pg_ceiling"
+export PGOPTIONS="-c search_path=$schema"
+trap 'psql -q "$url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1; rm -rf "$work"' EXIT
+
+psql -q "$url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" -c "CREATE SCHEMA $schema" >/dev/null 2>&1
+for migration in crates/store/migrations/postgres/*.sql; do
+  psql -q -v ON_ERROR_STOP=1 "$url" -f "$migration" >/dev/null
+done
+psql -q "$url" -c "INSERT INTO workspaces (id, name, created_at) VALUES ('ws', 'bench', 0)" \
+  -c "CREATE TABLE bench_raw (id TEXT NOT NULL PRIMARY KEY, data TEXT NOT NULL)" >/dev/null
+
+# The PUT benchmark's envelope, compact, as an SQL literal.
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+doc = json.load(open("../shared/gobl/examples/de/out/invoice-de-rounding.json"))
+text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).replace("'", "''")
+open(f"{work}/raw.sql", "w").write(
+    f"INSERT INTO bench_raw (id, data) VALUES (gen_random_uuid()::text, '{text}');\n")
+open(f"{work}/put.sql", "w").write(
+    "WITH first AS (INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, "
+    "folder, env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, "
+    "faults) VALUES ('ws', gen_random_uuid()::text, 1, 1, NULL, NULL, "
+    "'https://gobl.org/draft-0/envelope', 'https://gobl.org/draft-0/bill/invoice', "
+    "'2b3ee400a605fb21d10fd02df92be4ef6d0a6d2c461dbd2ae1caf16d32066aae', 0, NULL, "
+    "'0123456789abcdef', '[]', '{}', "
+    "'2b3ee400a605fb21d10fd02df92be4ef6d0a6d2c461dbd2ae1caf16d32066aae', NULL) "
+    "ON CONFLICT DO NOTHING RETURNING id) "
+    "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) "
+    f"SELECT 'ws', id, '0123456789abcdef', 1, '{text}' FROM first;\n")
+PY
+
+tps() { "$pgbench" -n -c 8 -j 2 -T "$seconds" -f "$work/$1.sql" "$url" 2>/dev/null | sed -nE 's/^tps = ([0-9]+).*/\1/p'; }
+raw_runs=() put_runs=()
+for _ in 1 2 3; do
+  raw_runs+=("$(tps raw)")
+  put_runs+=("$(tps put)")
+done
+median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+raw="$(median "${raw_runs[@]}")"
+put="$(median "${put_runs[@]}")"
+echo "raw insert: ${raw_runs[*]} tps; the PUT's statement: ${put_runs[*]} tps (8 clients, ${seconds} s rounds)"
+awk -v p="$put" -v r="$raw" 'BEGIN { printf "BENCH | the envelope PUT'"'"'s SQL alone, pgbench, postgres | %d/s | raw insert %d/s | %.2f\n", p, r, p / r }'
