@@ -155,6 +155,8 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
     };
     run(100, c, raw(store.clone(), text.clone())).await;
     run(100, c, put.clone()).await;
+    // the planner statistics a running server has (see `testing::analyze`)
+    testing::analyze(&store).await;
     let raw1 = run(n, c, raw(store.clone(), text.clone())).await;
     let puts = run(n, c, put).await;
     let raw2 = run(n, c, raw(store.clone(), text.clone())).await;

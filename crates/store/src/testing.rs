@@ -148,6 +148,19 @@ pub async fn backends() -> Vec<TestDb> {
     all
 }
 
+/// Gathers the planner statistics that autovacuum gathers on a running PostgreSQL server within
+/// a minute (SQLite has nothing like it). Benchmarks call it after a warm-up: on a database
+/// made seconds ago, PostgreSQL plans for tables it believes empty, and may look a row up by
+/// its key through an index that only leads with the workspace, reading every row of it.
+pub async fn analyze(store: &Store) {
+    if store.backend() == crate::Backend::Postgres {
+        sqlx::query("ANALYZE")
+            .execute(store.pool())
+            .await
+            .expect("ANALYZE");
+    }
+}
+
 /// `url` with its database (path) replaced by `name`, keeping any query string.
 fn with_database(url: &str, name: &str) -> String {
     let (base, query) = match url.split_once('?') {

@@ -7,18 +7,17 @@
 //! once: 1 by default, as in earlier runs, so that figures stay comparable; with 1 the creating
 //! client's latency bounds the run, which the `created .. in` line shows).
 //!
-//! Both sides run a warm-up round of a fifth of the jobs first, untimed, and on PostgreSQL
-//! then `ANALYZE` the database: a server that has run for a minute has the planner statistics
-//! autovacuum gathers, and a bench on a database made seconds ago would otherwise time the
-//! plans PostgreSQL makes for tables it believes empty (on transform_jobs it scanned every
-//! job of the workspace for each step's save through an index that only leads with the
-//! workspace, 150 buffer reads a save at 5,000 jobs).
+//! Both sides run a warm-up round of a fifth of the jobs first, untimed, then
+//! [`folio_store::testing::analyze`]: without the statistics, each step's save on PostgreSQL
+//! found its job through an index that only leads with the workspace, 150 buffer reads a save
+//! at 5,000 jobs.
 
 use std::time::{Duration, Instant};
 
 use folio_api::limits::Limits;
 use folio_silo::{NewEnvelope, Silo};
-use folio_store::{Backend, Blobs, Scope, Store};
+use folio_store::testing::analyze;
+use folio_store::{Blobs, Scope, Store};
 use folio_transform::model::{NewJob, SaveWorkflow};
 use folio_transform::workflow::Definition;
 use folio_transform::{Transform, TransformConfig};
@@ -35,13 +34,6 @@ fn env_usize(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// What autovacuum would have done by now on PostgreSQL (SQLite has nothing like it).
-async fn analyze(store: &Store) {
-    if store.backend() == Backend::Postgres {
-        sqlx::query("ANALYZE").execute(store.pool()).await.unwrap();
-    }
 }
 
 /// Runs `op(0)` .. `op(n - 1)` from `clients` tasks at once, each taking the next number.
