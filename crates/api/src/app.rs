@@ -28,6 +28,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ctx::Ctx;
 use crate::error::ApiError;
+use crate::handles::Handles;
 use crate::registry::{Lifecycle, Registry, prefix};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -41,9 +42,9 @@ pub struct Attribution {
     pub version: Arc<str>,
 }
 
-/// Builds the public router. `ctx` and the discovery catalog are installed as extensions;
-/// services add their own extensions on the returned router.
-pub fn router(registry: Registry, ctx: Ctx) -> Router {
+/// Builds the public router. `handles` (the services' domain handles), with `ctx` and the
+/// discovery catalog added, is one request extension that [`crate::Handle`] reads.
+pub fn router(registry: Registry, ctx: Ctx, handles: Handles) -> Router {
     let catalog = Arc::new(registry.catalog());
     let body_limit = ctx.limits().body_bytes;
     let mut app = Router::new();
@@ -81,33 +82,43 @@ pub fn router(registry: Registry, ctx: Ctx) -> Router {
     // The layers every request passes, outermost first, as one layer: axum puts each
     // `Router::layer` around every route separately, as a boxed service that is cloned on
     // each call, so a stack of them costs an allocation and a clone per layer and request.
-    let every_request = ServiceBuilder::new()
+    let ids = ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeUuid))
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(|req: &axum::http::Request<Body>| {
-                    let (service, version) = service_of(req.uri().path());
-                    let id = req
-                        .headers()
-                        .get(&REQUEST_ID)
-                        .and_then(|v| v.to_str().ok())
-                        .unwrap_or_default();
-                    tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
-                    service, version, request_id = id)
-                })
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
-        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID));
+    let inner = ServiceBuilder::new()
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("a handler panicked").into_response()
         }))
         .layer(DefaultBodyLimit::max(body_limit))
-        .layer(axum::Extension(ctx))
-        .layer(axum::Extension(catalog))
+        .layer(axum::Extension(handles.with(ctx).with(catalog)))
         .layer(MapResponseLayer::new(json_errors));
-    app.fallback(unknown_endpoint)
-        .method_not_allowed_fallback(wrong_method)
-        .layer(every_request)
+    let app = app
+        .fallback(unknown_endpoint)
+        .method_not_allowed_fallback(wrong_method);
+    if !request_log() {
+        return app.layer(ids.layer(inner));
+    }
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|req: &axum::http::Request<Body>| {
+            let (service, version) = service_of(req.uri().path());
+            let id = req
+                .headers()
+                .get(&REQUEST_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
+            service, version, request_id = id)
+        })
+        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+    app.layer(ids.layer(trace).layer(inner))
+}
+
+/// Whether the log takes the per-request span and line (INFO): when it does not (the default
+/// level is WARN), the trace layer is left out rather than timing every request and response
+/// body for nothing. The filter is set once at start-up, before the router is built.
+fn request_log() -> bool {
+    tracing::enabled!(tracing::Level::INFO)
+        || tracing::enabled!(target: "tower_http::trace::on_response", tracing::Level::INFO)
 }
 
 /// Request ids: random (v4) UUIDs, formatted on the stack rather than into a `String`.
@@ -198,11 +209,11 @@ type MetricKey<'a> = (&'a str, &'a Method, u16);
 /// hashes every label; a route sees few (method, status) pairs, so it keeps their handles.
 struct RouteMetrics {
     attribution: Attribution,
-    seen: RwLock<Vec<Handles>>,
+    seen: RwLock<Vec<MetricHandles>>,
 }
 
-/// Handles of one (route, method, status).
-struct Handles {
+/// Metric handles of one (route, method, status).
+struct MetricHandles {
     route: Box<str>,
     method: Method,
     status: u16,
@@ -219,13 +230,14 @@ impl RouteMetrics {
     fn record(&self, key: MetricKey<'_>, seconds: f64) {
         let (route, method, status) = key;
         let seen = self.seen.read().unwrap_or_else(|e| e.into_inner());
-        let hit = |h: &&Handles| h.status == status && h.method == *method && *h.route == *route;
+        let hit =
+            |h: &&MetricHandles| h.status == status && h.method == *method && *h.route == *route;
         if let Some(h) = seen.iter().find(hit) {
             h.record(seconds);
             return;
         }
         drop(seen);
-        let found = Handles::register(&self.attribution, key);
+        let found = MetricHandles::register(&self.attribution, key);
         found.record(seconds);
         let mut seen = self.seen.write().unwrap_or_else(|e| e.into_inner());
         if seen.len() < HANDLES_PER_ROUTE {
@@ -234,9 +246,12 @@ impl RouteMetrics {
     }
 }
 
-impl Handles {
+impl MetricHandles {
     /// Looks the handles up by their labels in the installed recorder.
-    fn register(attribution: &Attribution, (route, method, status): MetricKey<'_>) -> Handles {
+    fn register(
+        attribution: &Attribution,
+        (route, method, status): MetricKey<'_>,
+    ) -> MetricHandles {
         let labels = [
             ("service", attribution.service.to_string()),
             ("version", attribution.version.to_string()),
@@ -245,7 +260,7 @@ impl Handles {
         ];
         let mut all = labels.to_vec();
         all.push(("status", status.to_string()));
-        Handles {
+        MetricHandles {
             route: route.into(),
             method: method.clone(),
             status,

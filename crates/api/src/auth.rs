@@ -5,7 +5,8 @@
 //! `alg: none` or any algorithm other than HS256) is the same 401 with the JSON error body; the
 //! message says which, the log says which token.
 
-use std::collections::HashMap;
+// foldhash, not SipHash: both caches are read on every request (only server-made keys get in)
+use foldhash::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -288,11 +289,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         if let Some(caller) = parts.extensions.get::<Caller>() {
             return Ok(*caller);
         }
-        let ctx = parts
-            .extensions
-            .get::<Ctx>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("Ctx extension missing"))?;
+        let ctx = crate::Handles::of::<Ctx>(parts)?;
         let header = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
             ApiError::unauthorized("missing Authorization: Bearer <token> header")
         })?;

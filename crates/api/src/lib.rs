@@ -3,7 +3,7 @@
 //! Services describe each of their versions as a [`registry::ServiceVersion`] (routes with their
 //! OpenAPI operations); the [`registry::Registry`] checks the versioning rules and
 //! [`app::router`] assembles the public application. Handlers use [`auth::Caller`] (authenticated,
-//! rate-limited, workspace-scoped), [`json::Json`], [`extract::Path`], [`extract::Query`] and
+//! rate-limited, workspace-scoped), [`json::Json`], [`extract::Path`], [`extract::Query`], [`handles::Handle`] and
 //! return [`error::ApiError`] for every failure.
 
 pub mod app;
@@ -11,6 +11,7 @@ pub mod auth;
 pub mod ctx;
 pub mod error;
 pub mod extract;
+pub mod handles;
 pub mod json;
 pub mod limits;
 pub mod openapi;
@@ -22,5 +23,6 @@ pub use auth::Caller;
 pub use ctx::Ctx;
 pub use error::{ApiError, ApiResult, ErrorBody, Fault, FieldError, field_error};
 pub use extract::{Path, Query};
+pub use handles::{Handle, Handles};
 pub use json::Json;
 pub use registry::{Lifecycle, Registry, ServiceVersion};

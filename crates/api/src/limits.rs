@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter as Governor};
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter as Governor};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -69,8 +70,13 @@ impl Default for Limits {
 /// Per-token token-bucket rate limiter.
 #[derive(Clone)]
 pub struct RateLimiter {
-    inner: Arc<DefaultKeyedRateLimiter<Uuid>>,
+    inner: Arc<Buckets>,
 }
+
+/// governor's keyed limiter with foldhash instead of SipHash: every request looks its token's
+/// bucket up.
+type Buckets =
+    Governor<Uuid, DefaultKeyedStateStore<Uuid, foldhash::fast::RandomState>, DefaultClock>;
 
 impl RateLimiter {
     /// A limiter for the given limits.
@@ -78,7 +84,10 @@ impl RateLimiter {
         let rate = NonZeroU32::new(limits.rate_per_second.max(1)).unwrap_or(NonZeroU32::MIN);
         let burst = NonZeroU32::new(limits.rate_burst.max(1)).unwrap_or(NonZeroU32::MIN);
         RateLimiter {
-            inner: Arc::new(Governor::keyed(Quota::per_second(rate).allow_burst(burst))),
+            inner: Arc::new(Governor::dashmap_with_hasher(
+                Quota::per_second(rate).allow_burst(burst),
+                foldhash::fast::RandomState::default(),
+            )),
         }
     }
 

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use folio_api::{Ctx, Registry, ServiceVersion};
+use folio_api::{Ctx, Handles, Registry, ServiceVersion};
 use folio_store::Store;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -46,23 +46,19 @@ pub async fn launch(
     let blobs = open_blobs(&config.blobs)?;
     let registry = Registry::new(services)?;
 
-    // Service state: each service's domain handle is a request extension; workers share the
-    // shutdown token and finish or release their leases when it is cancelled.
+    // Service state: each service's domain handle goes into the handles every request reaches;
+    // workers share the shutdown token and finish or release their leases when it is cancelled.
     let silo = folio_silo::Silo::new(store.clone(), blobs, config.limits.clone());
     let mut transform_config = folio_transform::TransformConfig::from_table(&config.transform)
         .and_then(|c| c.with_env())
         .map_err(anyhow::Error::msg)?;
     transform_config.outbound = config.outbound.clone();
     let transform = folio_transform::Transform::new(store.clone(), silo.clone(), transform_config);
-    // One layer for the three (each `Router::layer` costs every request a boxed call).
-    let app = folio_api::app::router(registry, ctx.clone()).layer(
-        tower::ServiceBuilder::new()
-            .layer(axum::Extension(folio_sequence::Sequence::new(
-                store.clone(),
-            )))
-            .layer(axum::Extension(transform.clone()))
-            .layer(axum::Extension(silo)),
-    );
+    let handles = Handles::new()
+        .with(folio_sequence::Sequence::new(store.clone()))
+        .with(transform.clone())
+        .with(silo);
+    let app = folio_api::app::router(registry, ctx.clone(), handles);
     let workers = vec![
         transform.start(shutdown.clone()),
         tokio::spawn(prune_per_token_state(ctx.clone(), shutdown.clone())),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use folio_api::{Ctx, Registry, limits::Limits};
+use folio_api::{Ctx, Handles, Registry, limits::Limits};
 use folio_silo::Silo;
 use folio_store::{Blobs, Store, testing};
 use uuid::Uuid;
@@ -105,8 +105,8 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
         Blobs::local(&dir.join("blobs")).unwrap(),
         limits,
     );
-    let app = folio_api::app::router(Registry::new(vec![folio_silo::v1::version()]).unwrap(), ctx)
-        .layer(axum::Extension(silo));
+    let registry = Registry::new(vec![folio_silo::v1::version()]).unwrap();
+    let app = folio_api::app::router(registry, ctx, Handles::new().with(silo));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });

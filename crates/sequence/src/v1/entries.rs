@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query, page};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -101,7 +101,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The entry.", body = EntryOut)))]
 async fn create(
     caller: Caller,
-    Extension(sequence): Extension<Sequence>,
+    Handle(sequence): Handle<Sequence>,
     Path((series_id, id)): Path<(Uuid, Uuid)>,
     Json(body): Json<EntryIn>,
 ) -> ApiResult<Json<EntryOut>> {
@@ -122,7 +122,7 @@ async fn create(
     responses((status = 200, description = "The entry.", body = EntryOut)))]
 async fn fetch(
     caller: Caller,
-    Extension(sequence): Extension<Sequence>,
+    Handle(sequence): Handle<Sequence>,
     Path((series_id, id)): Path<(Uuid, Uuid)>,
 ) -> ApiResult<Json<EntryOut>> {
     let entry = sequence.entry(caller.scope(), series_id, id).await?;
@@ -135,7 +135,7 @@ async fn fetch(
     responses((status = 200, description = "A page of entries.", body = EntryList)))]
 async fn list(
     caller: Caller,
-    Extension(sequence): Extension<Sequence>,
+    Handle(sequence): Handle<Sequence>,
     Path(series_id): Path<Uuid>,
     Query(q): Query<EntryQuery>,
 ) -> ApiResult<Json<EntryList>> {

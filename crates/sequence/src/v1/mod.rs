@@ -12,7 +12,7 @@ pub use series::{SeriesIn, SeriesList, SeriesOut};
 /// The service name.
 pub const SERVICE: &str = "sequence";
 
-/// sequence/v1 for the registry. Handlers reach the domain through an `Extension<Sequence>`
+/// sequence/v1 for the registry. Handlers reach the domain through a `Handle<Sequence>`
 /// that the server installs.
 pub fn version() -> ServiceVersion {
     ServiceVersion::new(SERVICE, 1, routes())

@@ -1,6 +1,6 @@
 //! `/sequence/v1/series`: create (`PUT`), fetch and list series.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -111,7 +111,7 @@ pub(super) fn routes() -> OpenApiRouter {
         (status = 409, description = "A different series exists with this id.", body = folio_api::ErrorBody)))]
 async fn create(
     caller: Caller,
-    Extension(sequence): Extension<Sequence>,
+    Handle(sequence): Handle<Sequence>,
     Path(id): Path<Uuid>,
     Json(body): Json<SeriesIn>,
 ) -> ApiResult<Json<SeriesOut>> {
@@ -134,7 +134,7 @@ async fn create(
     responses((status = 200, description = "The series.", body = SeriesOut)))]
 async fn fetch(
     caller: Caller,
-    Extension(sequence): Extension<Sequence>,
+    Handle(sequence): Handle<Sequence>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Json<SeriesOut>> {
     Ok(Json(sequence.series(caller.scope(), id).await?.into()))
@@ -143,10 +143,7 @@ async fn fetch(
 /// List the workspace's series, oldest first.
 #[utoipa::path(get, path = "/sequence/v1/series", operation_id = "sequence.v1.series.list", tag = "sequence",
     responses((status = 200, description = "The series.", body = SeriesList)))]
-async fn list(
-    caller: Caller,
-    Extension(sequence): Extension<Sequence>,
-) -> ApiResult<Json<SeriesList>> {
+async fn list(caller: Caller, Handle(sequence): Handle<Sequence>) -> ApiResult<Json<SeriesList>> {
     let all = sequence.list_series(caller.scope()).await?;
     Ok(Json(SeriesList {
         list: all.into_iter().map(SeriesOut::from).collect(),

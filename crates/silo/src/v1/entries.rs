@@ -2,8 +2,8 @@
 //! `envelopes` route of the same meaning over the same stored resources, so an entry written
 //! through one path reads back through the other; the bodies are the same types.
 
-use axum::Extension;
 use axum::response::Response;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
@@ -32,7 +32,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "A page of entries.", body = EnvelopeList)))]
 async fn list(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     q: Query<ListParams>,
 ) -> ApiResult<Json<EnvelopeList>> {
     envelopes::list(caller, silo, q).await
@@ -44,7 +44,7 @@ async fn list(
     responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
 async fn create(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     body: Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::create(caller, silo, body).await
@@ -54,11 +54,7 @@ async fn create(
 #[utoipa::path(get, path = "/silo/v1/entries/{id}", operation_id = "silo.v1.entries.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Entry id.")),
     responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
-async fn fetch(
-    caller: Caller,
-    silo: Extension<Silo>,
-    id: Path<Uuid>,
-) -> ApiResult<Json<EnvelopeOut>> {
+async fn fetch(caller: Caller, silo: Handle<Silo>, id: Path<Uuid>) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::fetch(caller, silo, id).await
 }
 
@@ -69,7 +65,7 @@ async fn fetch(
     responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
 async fn put(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     id: Path<Uuid>,
     body: Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
@@ -83,7 +79,7 @@ async fn put(
     responses((status = 200, description = "The updated entry.", body = EnvelopeOut)))]
 async fn update(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     id: Path<Uuid>,
     body: Json<EnvelopePatch>,
 ) -> ApiResult<Json<EnvelopeOut>> {
@@ -96,7 +92,7 @@ async fn update(
     responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
 async fn fetch_by_key(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     key: Path<String>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     envelopes::fetch_by_key(caller, silo, key).await
@@ -109,7 +105,7 @@ async fn fetch_by_key(
     responses((status = 200, description = "The version.", body = VersionOut)))]
 async fn version(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     p: Path<(Uuid, String)>,
 ) -> ApiResult<Json<VersionOut>> {
     versions::fetch(caller, silo, p).await
@@ -120,7 +116,7 @@ async fn version(
     params(("entry_id" = Uuid, Path, description = "Entry id."),
            ("id" = Uuid, Path, description = "File id.")),
     responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]
-async fn file(caller: Caller, silo: Extension<Silo>, p: Path<(Uuid, Uuid)>) -> ApiResult<Response> {
+async fn file(caller: Caller, silo: Handle<Silo>, p: Path<(Uuid, Uuid)>) -> ApiResult<Response> {
     files::download(caller, silo, p).await
 }
 
@@ -132,7 +128,7 @@ async fn file(caller: Caller, silo: Extension<Silo>, p: Path<(Uuid, Uuid)>) -> A
     responses((status = 200, description = "The attached file.", body = FileOut)))]
 async fn put_file(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     p: Path<(Uuid, Uuid)>,
     body: Json<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
@@ -149,7 +145,7 @@ async fn put_file(
     responses((status = 200, description = "The attached file.", body = FileOut)))]
 async fn add_file(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     Path(entry_id): Path<Uuid>,
     body: Json<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
@@ -162,7 +158,7 @@ async fn add_file(
     responses((status = 200, description = "The states.", body = StateList)))]
 async fn states_list(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     id: Path<Uuid>,
 ) -> ApiResult<Json<StateList>> {
     states::list(caller, silo, id).await
@@ -175,7 +171,7 @@ async fn states_list(
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
 async fn state_add(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     id: Path<Uuid>,
     body: Json<StateIn>,
 ) -> ApiResult<Json<StateOut>> {
@@ -194,7 +190,7 @@ async fn state_add(
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
 async fn state_at(
     caller: Caller,
-    silo: Extension<Silo>,
+    silo: Handle<Silo>,
     Path((id, at)): Path<(Uuid, String)>,
     body: Json<StateIn>,
 ) -> ApiResult<Json<StateOut>> {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
 use serde::{Deserialize, Serialize};
@@ -229,7 +229,7 @@ fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
 pub(super) async fn put(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
@@ -247,7 +247,7 @@ pub(super) async fn put(
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
 pub(super) async fn create(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo
@@ -262,7 +262,7 @@ pub(super) async fn create(
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
 pub(super) async fn fetch(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo.get(caller.scope(), id).await?;
@@ -275,7 +275,7 @@ pub(super) async fn fetch(
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
 pub(super) async fn fetch_by_key(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(key): Path<String>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo.get_by_key(caller.scope(), &key).await?;
@@ -292,7 +292,7 @@ pub(super) async fn fetch_by_key(
     responses((status = 200, description = "A page of envelopes.", body = EnvelopeList)))]
 pub(super) async fn list(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Query(params): Query<ListParams>,
 ) -> ApiResult<Json<EnvelopeList>> {
     let limit = page::limit(params.limit)?;
@@ -332,7 +332,7 @@ pub(super) async fn list(
     responses((status = 200, description = "The updated envelope.", body = EnvelopeOut)))]
 pub(super) async fn update(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopePatch>,
 ) -> ApiResult<Json<EnvelopeOut>> {

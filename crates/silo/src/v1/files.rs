@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use axum::Extension;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -122,7 +122,7 @@ fn decode(text: &str) -> Option<Vec<u8>> {
     responses((status = 200, description = "The attached file.", body = FileOut)))]
 pub(super) async fn put(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
     Json(body): Json<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
@@ -160,7 +160,7 @@ pub(super) async fn put(
     responses((status = 200, description = "The file's bytes.", content_type = "application/octet-stream", body = Vec<u8>)))]
 pub(super) async fn download(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
 ) -> ApiResult<Response> {
     let (file, bytes) = silo.get_file(caller.scope(), id, file_id).await?;

@@ -2,7 +2,7 @@
 //! corrected without storing it, with the shapes of Invopop's `SiloBuildGOBL`, `SiloSignGOBL`,
 //! `SiloCorrectGOBL` and `SiloGOBL`.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -70,7 +70,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The built document or envelope.", body = GoblOut)))]
 async fn build(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Json(body): Json<BuildIn>,
 ) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;
@@ -94,7 +94,7 @@ async fn build(
     responses((status = 200, description = "The signed envelope.", body = GoblOut)))]
 async fn sign(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Json(body): Json<SignIn>,
 ) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;
@@ -115,7 +115,7 @@ async fn sign(
     responses((status = 200, description = "The corrective envelope, or the options' schema.", body = GoblOut)))]
 async fn correct(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Json(body): Json<CorrectIn>,
 ) -> ApiResult<Json<GoblOut>> {
     let data = required(body.data)?;

@@ -1,6 +1,6 @@
 //! `/silo/v1/keys`: the public keys the workspace signs envelopes with.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiResult, Caller, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -25,7 +25,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Envelopes stored with `"sign": true` carry a signature that verifies with one of these keys.
 #[utoipa::path(get, path = "/silo/v1/keys", operation_id = "silo.v1.keys.list", tag = "silo",
     responses((status = 200, description = "The JWK set.", body = KeySet)))]
-async fn list(caller: Caller, Extension(silo): Extension<Silo>) -> ApiResult<Json<KeySet>> {
+async fn list(caller: Caller, Handle(silo): Handle<Silo>) -> ApiResult<Json<KeySet>> {
     Ok(Json(KeySet {
         keys: silo.public_keys(caller.scope()).await?,
     }))

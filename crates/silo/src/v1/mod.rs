@@ -23,7 +23,7 @@ pub use versions::{VersionList, VersionOut, VersionSummary};
 /// The service name.
 pub const SERVICE: &str = "silo";
 
-/// silo/v1 for the registry. Handlers reach the domain through an `Extension<Silo>` that the
+/// silo/v1 for the registry. Handlers reach the domain through a `Handle<Silo>` that the
 /// server installs.
 pub fn version() -> ServiceVersion {
     ServiceVersion::new(SERVICE, 1, routes())

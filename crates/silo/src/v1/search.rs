@@ -1,7 +1,7 @@
 //! `GET /silo/v1/search`: free-text search over the workspace's envelopes, with the shape of
 //! Invopop's `SiloEntrySearchCollection`.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -55,7 +55,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "A page of matches.", body = SearchList)))]
 async fn search(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Query(params): Query<SearchParams>,
 ) -> ApiResult<Json<SearchList>> {
     let query = params

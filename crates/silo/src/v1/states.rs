@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use axum::Extension;
 use chrono::{DateTime, Utc};
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -83,7 +83,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The recorded state.", body = StateOut)))]
 pub(super) async fn add(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<StateIn>,
 ) -> ApiResult<Json<StateOut>> {
@@ -94,7 +94,7 @@ pub(super) async fn add(
 /// A state reached at `at` (`PUT /silo/v1/entries/{entry_id}/states/{at}`).
 pub(super) async fn add_at(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     id: Uuid,
     at: DateTime<Utc>,
     Json(body): Json<StateIn>,
@@ -126,7 +126,7 @@ impl StateIn {
     responses((status = 200, description = "The states.", body = StateList)))]
 pub(super) async fn list(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Json<StateList>> {
     let states = silo.states(caller.scope(), id).await?;

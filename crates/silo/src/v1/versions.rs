@@ -1,6 +1,6 @@
 //! `/silo/v1/envelopes/{id}/versions`: earlier contents of an envelope.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiError, ApiResult, Caller, Json, Path};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -49,7 +49,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The version.", body = VersionOut)))]
 pub(super) async fn fetch(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path((id, version)): Path<(Uuid, String)>,
 ) -> ApiResult<Json<VersionOut>> {
     let v = silo.version(caller.scope(), id, &version).await?;
@@ -65,7 +65,7 @@ pub(super) async fn fetch(
     responses((status = 200, description = "The versions.", body = VersionList)))]
 pub(super) async fn list(
     caller: Caller,
-    Extension(silo): Extension<Silo>,
+    Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Json<VersionList>> {
     let versions = silo.versions(caller.scope(), id).await?;

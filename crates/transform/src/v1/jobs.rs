@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::Extension;
 use axum::http::StatusCode;
+use folio_api::Handle;
 use folio_api::page::Position;
 use folio_api::{ApiError, ApiResult, Caller, Ctx, Fault, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
@@ -270,8 +270,8 @@ pub(super) fn routes() -> OpenApiRouter {
         (status = 422, description = "Invalid request.", body = folio_api::ErrorBody)))]
 async fn put_job(
     caller: Caller,
-    Extension(ctx): Extension<Ctx>,
-    Extension(t): Extension<Transform>,
+    Handle(ctx): Handle<Ctx>,
+    Handle(t): Handle<Transform>,
     Path(id): Path<Uuid>,
     Query(q): Query<WaitQuery>,
     Json(body): Json<JobIn>,
@@ -289,8 +289,8 @@ async fn put_job(
         (status = 422, description = "Invalid request.", body = folio_api::ErrorBody)))]
 async fn post_job(
     caller: Caller,
-    Extension(ctx): Extension<Ctx>,
-    Extension(t): Extension<Transform>,
+    Handle(ctx): Handle<Ctx>,
+    Handle(t): Handle<Transform>,
     Query(q): Query<WaitQuery>,
     Json(body): Json<JobIn>,
 ) -> ApiResult<(StatusCode, Json<JobOut>)> {
@@ -306,8 +306,8 @@ async fn post_job(
         (status = 404, description = "No such job.", body = folio_api::ErrorBody)))]
 async fn fetch(
     caller: Caller,
-    Extension(ctx): Extension<Ctx>,
-    Extension(t): Extension<Transform>,
+    Handle(ctx): Handle<Ctx>,
+    Handle(t): Handle<Transform>,
     Path(id): Path<Uuid>,
     Query(q): Query<WaitQuery>,
 ) -> ApiResult<Json<JobOut>> {
@@ -323,7 +323,7 @@ async fn fetch(
         (status = 404, description = "No such job.", body = folio_api::ErrorBody)))]
 async fn fetch_by_key(
     caller: Caller,
-    Extension(t): Extension<Transform>,
+    Handle(t): Handle<Transform>,
     Path(key): Path<String>,
 ) -> ApiResult<Json<JobOut>> {
     let job = t.job_by_key(caller.scope(), &key).await?;
@@ -338,7 +338,7 @@ async fn fetch_by_key(
         (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
 async fn list(
     caller: Caller,
-    Extension(t): Extension<Transform>,
+    Handle(t): Handle<Transform>,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Json<JobList>> {
     let limit = page::limit(q.limit)?;

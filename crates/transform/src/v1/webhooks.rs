@@ -1,6 +1,6 @@
 //! `/transform/v1/webhooks/secret`: the workspace's webhook signing secret, and its rotation.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiResult, Caller, Json, time};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -37,10 +37,7 @@ pub(super) fn routes() -> OpenApiRouter {
 /// `webhook-timestamp` and `webhook-signature` made with it.
 #[utoipa::path(get, path = "/transform/v1/webhooks/secret", operation_id = "transform.v1.webhook_secret.fetch", tag = "webhooks",
     responses((status = 200, description = "The secret.", body = WebhookSecretOut)))]
-async fn fetch(
-    caller: Caller,
-    Extension(t): Extension<Transform>,
-) -> ApiResult<Json<WebhookSecretOut>> {
+async fn fetch(caller: Caller, Handle(t): Handle<Transform>) -> ApiResult<Json<WebhookSecretOut>> {
     let secret = t.webhook_secret(caller.scope()).await?;
     Ok(Json(out(secret)))
 }
@@ -52,10 +49,7 @@ async fn fetch(
 /// delivery.
 #[utoipa::path(post, path = "/transform/v1/webhooks/secret/rotate", operation_id = "transform.v1.webhook_secret.rotate", tag = "webhooks",
     responses((status = 200, description = "The new secret, with the previous one.", body = WebhookSecretOut)))]
-async fn rotate(
-    caller: Caller,
-    Extension(t): Extension<Transform>,
-) -> ApiResult<Json<WebhookSecretOut>> {
+async fn rotate(caller: Caller, Handle(t): Handle<Transform>) -> ApiResult<Json<WebhookSecretOut>> {
     let secret = t.rotate_webhook_secret(caller.scope()).await?;
     Ok(Json(out(secret)))
 }

@@ -1,6 +1,6 @@
 //! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::{ApiResult, Caller, Ctx, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -203,8 +203,8 @@ pub(super) fn routes() -> OpenApiRouter {
         (status = 422, description = "Invalid workflow.", body = folio_api::ErrorBody)))]
 async fn create(
     caller: Caller,
-    Extension(ctx): Extension<Ctx>,
-    Extension(t): Extension<Transform>,
+    Handle(ctx): Handle<Ctx>,
+    Handle(t): Handle<Transform>,
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
 ) -> ApiResult<Json<WorkflowOut>> {
@@ -229,8 +229,8 @@ async fn create(
         (status = 422, description = "Invalid workflow.", body = folio_api::ErrorBody)))]
 async fn update(
     caller: Caller,
-    Extension(ctx): Extension<Ctx>,
-    Extension(t): Extension<Transform>,
+    Handle(ctx): Handle<Ctx>,
+    Handle(t): Handle<Transform>,
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
 ) -> ApiResult<Json<WorkflowOut>> {
@@ -255,7 +255,7 @@ async fn update(
         (status = 404, description = "No such workflow.", body = folio_api::ErrorBody)))]
 async fn fetch(
     caller: Caller,
-    Extension(t): Extension<Transform>,
+    Handle(t): Handle<Transform>,
     Path(id): Path<Uuid>,
 ) -> ApiResult<Json<WorkflowOut>> {
     let wf = t.workflow(caller.scope(), id).await?;
@@ -271,7 +271,7 @@ async fn fetch(
         (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
 async fn list(
     caller: Caller,
-    Extension(t): Extension<Transform>,
+    Handle(t): Handle<Transform>,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Json<WorkflowList>> {
     let limit = page::limit(q.limit)?;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
+use folio_api::Handle;
 use folio_api::registry::Catalog;
 use folio_api::{ApiResult, Caller, Json};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -19,7 +19,7 @@ pub(super) fn routes() -> OpenApiRouter {
     responses((status = 200, description = "The discovery document.", body = Catalog)))]
 async fn services(
     _caller: Caller,
-    Extension(catalog): Extension<Arc<Catalog>>,
+    Handle(catalog): Handle<Arc<Catalog>>,
 ) -> ApiResult<Json<Catalog>> {
     Ok(Json(catalog.as_of_now()))
 }
