@@ -5,7 +5,8 @@
 //! `cargo bench -p folio-transform --bench engine` (set `BENCH_JOBS` to change the count,
 //! `BENCH_CLIENTS` the number of clients creating jobs, or inserting rows for the bare loop, at
 //! once: 1 by default, as in earlier runs, so that figures stay comparable; with 1 the creating
-//! client's latency bounds the run, which the `created .. in` line shows).
+//! client's latency bounds the run, which the `created .. in` line shows; `BENCH_ROUNDS` the
+//! number of alternating rounds of the two sides, 3 by default, whose medians are compared).
 //!
 //! Both sides run a warm-up round of a fifth of the jobs first, untimed, then
 //! [`folio_store::testing::analyze`]: without the statistics, each step's save on PostgreSQL
@@ -70,11 +71,19 @@ where
 async fn main() {
     let n = env_usize("BENCH_JOBS", 1000);
     let clients = env_usize("BENCH_CLIENTS", 1);
+    let rounds = env_usize("BENCH_ROUNDS", 3).max(1);
     for db in folio_store::testing::backends().await {
-        let engine = engine(&db.store, db.dir(), n, clients).await;
-        let bare = bare(&db.store, n, clients).await;
+        // Alternating rounds, each side's median counts: single rounds of either side moved
+        // by half from one run to the next on the 2-core development machine.
+        let (mut engines, mut bares) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            engines.push(engine(&db.store, db.dir(), n, clients).await);
+            bares.push(bare(&db.store, n, clients).await);
+        }
+        println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
+        let (engine, bare) = (median(engines), median(bares));
         println!(
-            "{:<8} {n} jobs, {WORKERS} workers, {clients} creating: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
+            "{:<8} {n} jobs, {WORKERS} workers, {clients} creating, median of {rounds}: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
             db.label,
             engine,
             bare,
@@ -82,16 +91,23 @@ async fn main() {
         );
         // the line `bench/run.sh` collects into its table
         println!(
-            "BENCH | jobs, two offline steps, {}, {WORKERS} workers, {clients} creating | {engine:.0}/s | bare claim+complete {bare:.0}/s | {:.2}",
+            "BENCH | jobs, two offline steps, {}, {WORKERS} workers, {clients} creating, median of {rounds} rounds | {engine:.0}/s | bare claim+complete {bare:.0}/s | {:.2}",
             db.label,
             engine / bare
         );
     }
 }
 
+fn median(mut rounds: Vec<f64>) -> f64 {
+    rounds.sort_by(f64::total_cmp);
+    rounds[rounds.len() / 2]
+}
+
 /// Jobs/s through the engine: create every job, wait for every completion.
 async fn engine(store: &Store, dir: &std::path::Path, n: usize, clients: usize) -> f64 {
-    let ws = store.create_workspace("bench").await.unwrap().id;
+    // a workspace of its own for each round
+    let name = format!("bench {}", Uuid::new_v4());
+    let ws = store.create_workspace(&name).await.unwrap().id;
     let scope = Scope::new(ws);
     let silo = Silo::new(
         store.clone(),
@@ -187,17 +203,22 @@ async fn jobs_round(
 /// mark it done; nothing else.
 async fn bare(store: &Store, n: usize, clients: usize) -> f64 {
     sqlx::query(
-        "CREATE TABLE bench_queue (id TEXT PRIMARY KEY, ready_at BIGINT, owner TEXT, done_at BIGINT)",
+        "CREATE TABLE IF NOT EXISTS bench_queue (id TEXT PRIMARY KEY, ready_at BIGINT, owner TEXT, done_at BIGINT)",
     )
     .execute(store.pool())
     .await
     .unwrap();
     sqlx::query(
-        "CREATE INDEX bench_queue_ready ON bench_queue (ready_at) WHERE ready_at IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS bench_queue_ready ON bench_queue (ready_at) WHERE ready_at IS NOT NULL",
     )
     .execute(store.pool())
     .await
     .unwrap();
+    // an empty queue for each round
+    sqlx::query("DELETE FROM bench_queue")
+        .execute(store.pool())
+        .await
+        .unwrap();
     bare_round(store, n / WARM_UP_DIVISOR, clients).await;
     analyze(store).await;
     let started = Instant::now();
