@@ -3,8 +3,8 @@
 //! Services describe each of their versions as a [`registry::ServiceVersion`] (routes with their
 //! OpenAPI operations); the [`registry::Registry`] checks the versioning rules and
 //! [`app::router`] assembles the public application. Handlers use [`auth::Caller`] (authenticated,
-//! rate-limited, workspace-scoped), [`json::Json`], [`extract::Path`], [`extract::Query`], [`handles::Handle`] and
-//! return [`error::ApiError`] for every failure.
+//! rate-limited, workspace-scoped), [`json::Json`], [`extract::Path`], [`extract::Query`],
+//! [`handles::Handle`] (the domain handles) and return [`error::ApiError`] for every failure.
 
 pub mod app;
 pub mod auth;

@@ -2,8 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query, page};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query, page};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};

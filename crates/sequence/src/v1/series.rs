@@ -1,7 +1,6 @@
 //! `/sequence/v1/series`: create (`PUT`), fetch and list series.
 
-use folio_api::Handle;
-use folio_api::{ApiResult, Caller, Json, Path};
+use folio_api::{ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -3,8 +3,7 @@
 //! through one path reads back through the other; the bodies are the same types.
 
 use axum::response::Response;
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 

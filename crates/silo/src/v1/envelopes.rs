@@ -2,9 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use folio_api::Handle;
 use folio_api::page::{self, Position};
-use folio_api::{ApiError, ApiResult, Caller, Json, Path, Query};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};

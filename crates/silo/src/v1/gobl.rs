@@ -2,8 +2,7 @@
 //! corrected without storing it, with the shapes of Invopop's `SiloBuildGOBL`, `SiloSignGOBL`,
 //! `SiloCorrectGOBL` and `SiloGOBL`.
 
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;

@@ -1,7 +1,6 @@
 //! `/silo/v1/keys`: the public keys the workspace signs envelopes with.
 
-use folio_api::Handle;
-use folio_api::{ApiResult, Caller, Json};
+use folio_api::{ApiResult, Caller, Handle, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};

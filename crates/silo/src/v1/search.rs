@@ -1,8 +1,7 @@
 //! `GET /silo/v1/search`: free-text search over the workspace's envelopes, with the shape of
 //! Invopop's `SiloEntrySearchCollection`.
 
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json, Query};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};

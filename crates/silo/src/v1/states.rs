@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json, Path};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};

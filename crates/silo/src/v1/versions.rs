@@ -1,7 +1,6 @@
 //! `/silo/v1/envelopes/{id}/versions`: earlier contents of an envelope.
 
-use folio_api::Handle;
-use folio_api::{ApiError, ApiResult, Caller, Json, Path};
+use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;

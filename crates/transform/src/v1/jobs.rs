@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use folio_api::Handle;
 use folio_api::page::Position;
-use folio_api::{ApiError, ApiResult, Caller, Ctx, Fault, Json, Path, Query, page, time};
+use folio_api::{ApiError, ApiResult, Caller, Ctx, Fault, Handle, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};

@@ -1,7 +1,6 @@
 //! `/transform/v1/webhooks/secret`: the workspace's webhook signing secret, and its rotation.
 
-use folio_api::Handle;
-use folio_api::{ApiResult, Caller, Json, time};
+use folio_api::{ApiResult, Caller, Handle, Json, time};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,7 +1,6 @@
 //! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
 
-use folio_api::Handle;
-use folio_api::{ApiResult, Caller, Ctx, Json, Path, Query, page, time};
+use folio_api::{ApiResult, Caller, Ctx, Handle, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};

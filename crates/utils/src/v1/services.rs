@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use folio_api::Handle;
 use folio_api::registry::Catalog;
-use folio_api::{ApiResult, Caller, Json};
+use folio_api::{ApiResult, Caller, Handle, Json};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub(super) fn routes() -> OpenApiRouter {
