@@ -48,17 +48,36 @@ impl Backend {
     /// PostgreSQL: `first` as a data-modifying `WITH`. SQLite, which has none: both
     /// statements in one script, in a savepoint (see `crate::writer`).
     pub fn then_insert(self, first: &str, into: &str, values: &str, tail: &str) -> String {
-        match self {
-            Backend::Postgres => {
-                format!(
-                    "WITH first AS ({first} RETURNING 1) {into} SELECT {values} FROM first {tail}"
-                )
-            }
-            Backend::Sqlite => format!(
-                "{SCRIPT_START} {first}; {into} SELECT {values} WHERE changes() > 0 {tail}; \
-                 RELEASE {SAVEPOINT}"
+        self.then_insert_rows(first, into, [values], tail)
+    }
+
+    /// [`Backend::then_insert`] with one row for each select list of `rows` (at least one;
+    /// SQLite takes 500 at most in one statement).
+    pub fn then_insert_rows<'a>(
+        self,
+        first: &str,
+        into: &str,
+        rows: impl IntoIterator<Item = &'a str>,
+        tail: &str,
+    ) -> String {
+        let (from, start, end) = match self {
+            Backend::Postgres => (
+                "FROM first",
+                format!("WITH first AS ({first} RETURNING 1) {into}"),
+                String::new(),
             ),
-        }
+            // `changes()` is the update's until this statement completes
+            Backend::Sqlite => (
+                "WHERE changes() > 0",
+                format!("{SCRIPT_START} {first}; {into}"),
+                format!("; RELEASE {SAVEPOINT}"),
+            ),
+        };
+        let selects: Vec<String> = rows
+            .into_iter()
+            .map(|values| format!("SELECT {values} {from}"))
+            .collect();
+        format!("{start} {} {tail}{end}", selects.join(" UNION ALL "))
     }
 
     /// Row-locking suffix for a queue claim `SELECT`: `FOR UPDATE SKIP LOCKED` on PostgreSQL,

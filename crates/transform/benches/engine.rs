@@ -6,7 +6,8 @@
 //! `BENCH_CLIENTS` the number of clients creating jobs, or inserting rows for the bare loop, at
 //! once: 1 by default, as in earlier runs, so that figures stay comparable; with 1 the creating
 //! client's latency bounds the run, which the `created .. in` line shows; `BENCH_ROUNDS` the
-//! number of alternating rounds of the two sides, 3 by default, whose medians are compared).
+//! number of alternating rounds of the two sides, 3 by default, whose medians are compared;
+//! `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend only, as when profiling it).
 //!
 //! Both sides run a warm-up round of a fifth of the jobs first, untimed, then
 //! [`folio_store::testing::analyze`]: without the statistics, each step's save on PostgreSQL
@@ -72,7 +73,11 @@ async fn main() {
     let n = env_usize("BENCH_JOBS", 1000);
     let clients = env_usize("BENCH_CLIENTS", 1);
     let rounds = env_usize("BENCH_ROUNDS", 3).max(1);
+    let only = std::env::var("BENCH_BACKEND").ok();
     for db in folio_store::testing::backends().await {
+        if only.as_deref().is_some_and(|b| b != db.label) {
+            continue;
+        }
         // Alternating rounds, each side's median counts: single rounds of either side moved
         // by half from one run to the next on the 2-core development machine.
         let (mut engines, mut bares) = (Vec::new(), Vec::new());
@@ -138,7 +143,9 @@ async fn engine(store: &Store, dir: &std::path::Path, n: usize, clients: usize) 
     let workers = t.start(shutdown.clone());
     jobs_round(&t, scope, wf, warm_up, clients).await;
     analyze(store).await;
+    let cpu = Cpu::start();
     let secs = jobs_round(&t, scope, wf, timed, clients).await;
+    cpu.report("engine", n);
     shutdown.cancel();
     workers.await.unwrap();
     n as f64 / secs
@@ -222,7 +229,9 @@ async fn bare(store: &Store, n: usize, clients: usize) -> f64 {
     bare_round(store, n / WARM_UP_DIVISOR, clients).await;
     analyze(store).await;
     let started = Instant::now();
+    let cpu = Cpu::start();
     bare_round(store, n, clients).await;
+    cpu.report("bare", n);
     n as f64 / started.elapsed().as_secs_f64()
 }
 
@@ -287,4 +296,37 @@ async fn bare_round(store: &Store, n: usize, clients: usize) {
     for t in tasks {
         t.await.unwrap();
     }
+}
+
+/// The CPU time the whole machine spent busy during a round, the database server's included
+/// (Linux's `/proc/stat`; elsewhere nothing is reported): where the engine's time goes next to
+/// the bare loop's.
+struct Cpu(Option<f64>);
+
+impl Cpu {
+    fn start() -> Cpu {
+        Cpu(busy_secs())
+    }
+
+    fn report(self, side: &str, jobs: usize) {
+        if let (Some(start), Some(end)) = (self.0, busy_secs()) {
+            let ms = (end - start) * 1000.0 / jobs as f64;
+            println!("  {side}: {ms:.2} ms of CPU a job (the machine's, the database's included)");
+        }
+    }
+}
+
+/// Seconds the machine's CPUs have been busy since boot: user, nice, system, irq and softirq
+/// of `/proc/stat`, which counts in hundredths of a second.
+fn busy_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let ticks: Vec<f64> = stat
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let busy: f64 = [0, 1, 2, 5, 6].iter().filter_map(|&i| ticks.get(i)).sum();
+    Some(busy / 100.0)
 }

@@ -148,32 +148,33 @@ pub(crate) async fn release(
     Ok(())
 }
 
-/// Moves a job `to` its next position and saves the intent of the step it ran (number
-/// `intent_seq` of the job), both or neither, fenced by the lease, as one statement of its own
-/// or in `tx`; false when the lease was lost (nothing is written then).
+/// The intents one [`advance`] saves at most: the statement has a row (nine placeholders) for
+/// each, and SQLite takes 500 rows in one.
+pub(crate) const MAX_INTENTS: usize = 32;
+
+/// Moves a job `to` its next position and saves the intents of the steps it ran (each with its
+/// number in the job; at most [`MAX_INTENTS`]), all or nothing, fenced by the lease, as one
+/// statement of its own or in `tx`; false when the lease was lost (nothing is written then).
 pub(crate) async fn advance(
     store: &Store,
     tx: Option<&mut WriteTx>,
     scope: Scope,
     lease: Lease,
     to: &Position<'_>,
-    intent: &Intent,
-    intent_seq: i64,
+    intents: &[(&Intent, i64)],
 ) -> TransformResult<bool> {
     let faults = serde_json::to_string(to.faults)?;
-    let events = serde_json::to_string(&intent.events)?;
-    let sql = store
-        .backend()
-        .then_insert(UPDATE_JOB, INTENT_INTO, INTENT_VALUES, UPSERT_INTENT);
-    let q = bind_move(
-        scope.query(&sql),
-        lease,
-        to,
-        &faults,
-        intent,
-        intent_seq,
-        &events,
+    let rows: Vec<String> = (0..intents.len()).map(intent_values).collect();
+    let sql = store.backend().then_insert_rows(
+        UPDATE_JOB,
+        INTENT_INTO,
+        rows.iter().map(String::as_str),
+        UPSERT_INTENT,
     );
+    let mut q = bind_move(scope.query(&sql), lease, to, faults);
+    for (intent, seq) in intents {
+        q = bind_intent(q, intent, *seq)?;
+    }
     let done = match tx {
         Some(tx) => tx.write(q).await?,
         None => q.write(store).await?,
@@ -181,33 +182,31 @@ pub(crate) async fn advance(
     Ok(done.rows_affected() > 0)
 }
 
-/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$15` and `$25` are its new
-/// columns.
+/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$16` are its new columns.
 const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $4, step_id = $5, intent_id = $6, \
      intent_seq = $7, attempt = $8, step_state = $9, ready_at = $10, lease_owner = $11, \
      status = $12, completed_at = $13, updated_at = $14, faults = $15, \
-     silo_entry_id = COALESCE(silo_entry_id, $25) \
+     silo_entry_id = COALESCE(silo_entry_id, $16) \
      WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
 
-/// The step's intent, saved with the move: `$16`..`$24` (`$3`..`$15` are the job's).
+/// The steps' intents, saved with the move: one row of [`intent_values`] each.
 const INTENT_INTO: &str = "INSERT INTO transform_intents (workspace_id, job_id, id, seq, \
      step_id, name, provider, completed, created_at, updated_at, events)";
-const INTENT_VALUES: &str = "$1, $2, $16, $17, $18, $19, $20, $21, $22, $23, $24";
 
 const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
      completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";
 
-/// Binds `$2`..`$25` (the scope is `$1`): the lease and the job's new columns of
-/// [`UPDATE_JOB`], then the intent's columns, then the job's envelope.
-fn bind_move<'q>(
-    q: Query<'q>,
-    lease: Lease,
-    to: &Position<'_>,
-    faults: &str,
-    intent: &Intent,
-    intent_seq: i64,
-    events: &str,
-) -> Query<'q> {
+/// The select list of the `n`th intent (from 0): the job's `$1`, `$2`, then nine placeholders
+/// of its own after the job's sixteen.
+fn intent_values(n: usize) -> String {
+    let first = 17 + 9 * n;
+    let own: Vec<String> = (first..first + 9).map(|i| format!("${i}")).collect();
+    format!("$1, $2, {}", own.join(", "))
+}
+
+/// Binds `$2`..`$16` (the scope is `$1`): the lease and the job's new columns of
+/// [`UPDATE_JOB`].
+fn bind_move<'q>(q: Query<'q>, lease: Lease, to: &Position<'_>, faults: String) -> Query<'q> {
     q.bind(lease.job_id.to_string())
         .bind(lease.owner.to_string())
         .bind(to.phase.as_str())
@@ -221,15 +220,19 @@ fn bind_move<'q>(
         .bind(to.status)
         .bind(to.completed_at.map(millis))
         .bind(millis(to.updated_at))
-        .bind(faults.to_string())
-        .bind(intent.id.to_string())
-        .bind(intent_seq)
+        .bind(faults)
+        .bind(to.silo_entry_id.map(|id| id.to_string()))
+}
+
+/// Binds an intent's nine columns, numbered `seq` in its job.
+fn bind_intent<'q>(q: Query<'q>, intent: &Intent, seq: i64) -> TransformResult<Query<'q>> {
+    Ok(q.bind(intent.id.to_string())
+        .bind(seq)
         .bind(intent.step_id.clone())
         .bind(intent.name.clone())
         .bind(intent.provider.clone())
         .bind(i64::from(intent.completed))
         .bind(millis(intent.created_at))
         .bind(millis(intent.updated_at))
-        .bind(events.to_string())
-        .bind(to.silo_entry_id.map(|id| id.to_string()))
+        .bind(serde_json::to_string(&intent.events)?))
 }

@@ -101,64 +101,128 @@ pub enum Then {
     Done { status: &'static str },
 }
 
-/// Saves the intent and moves the job on, in one transaction fenced by the lease; false when
-/// the lease was lost (nothing is written then). With `tx`, the step's change to the silo, the
-/// save joins it and commits both; a lost lease rolls the change back too (the worker that has
-/// the job now runs the step again).
-pub async fn save(
-    store: &Store,
-    tx: Option<WriteTx>,
-    job: &Claimed,
-    intent: &Intent,
-    then: &Then,
-    lease_ms: u64,
-) -> TransformResult<bool> {
-    let Some(mut tx) = tx else {
-        let to = position(job, then, lease_ms);
-        let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
-        return db::queue::advance(store, None, scope, lease, &to, intent, seq).await;
-    };
-    if !save_in(store, &mut tx, job, intent, then, lease_ms).await? {
-        tx.rollback().await?;
-        return Ok(false);
-    }
-    tx.commit().await?;
-    Ok(true)
+/// A write transaction that a run of local steps keeps open from one step to the next, with
+/// the intents of the steps it saved: their move of the job is left to the last step's save,
+/// which writes the job's row once, with every intent, in one statement.
+pub struct Open {
+    tx: WriteTx,
+    /// The steps run in `tx`, each its intent and number.
+    saved: Vec<(Intent, i64)>,
 }
 
-/// [`save`] as part of `tx`, which the caller commits, or rolls back when the lease was lost
-/// (false).
-pub async fn save_in(
+impl Open {
+    /// A run's transaction, no step saved in it yet.
+    pub fn new(tx: WriteTx) -> Open {
+        Open {
+            tx,
+            saved: Vec::new(),
+        }
+    }
+
+    /// The transaction, for a step's change.
+    pub fn tx(&mut self) -> &mut WriteTx {
+        &mut self.tx
+    }
+
+    /// Undoes the run: its changes and its steps.
+    pub async fn rollback(self) -> TransformResult<()> {
+        Ok(self.tx.rollback().await?)
+    }
+}
+
+/// Saves the intent and moves the job on, in one transaction fenced by the lease; false when
+/// the lease was lost (nothing is written then). With `open`, the run the step ran in, the save
+/// joins it, writes the intents of the run's earlier steps too, and commits it all; a lost
+/// lease rolls the run back (the worker that has the job now runs its steps again).
+pub async fn save(
     store: &Store,
-    tx: &mut WriteTx,
+    open: Option<Open>,
     job: &Claimed,
     intent: &Intent,
     then: &Then,
     lease_ms: u64,
 ) -> TransformResult<bool> {
     let to = position(job, then, lease_ms);
-    let (scope, lease, seq) = (job.scope(), job.lease(), job.intent_seq);
-    db::queue::advance(store, Some(tx), scope, lease, &to, intent, seq).await
+    let Some(mut open) = open else {
+        let intents = [(intent, job.intent_seq)];
+        return advance(store, None, job, &to, &intents).await;
+    };
+    let mut intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
+    intents.push((intent, job.intent_seq));
+    if !advance(store, Some(&mut open.tx), job, &to, &intents).await? {
+        open.tx.rollback().await?;
+        return Ok(false);
+    }
+    open.tx.commit().await?;
+    Ok(true)
+}
+
+/// Keeps the step's intent in `open` for the save of a later step of the run (see [`Open`]),
+/// the job moving on as `then` says, to a step of a local action; false when the lease was
+/// lost (the caller rolls `open` back). Every [`db::queue::MAX_INTENTS`] steps the run writes where
+/// it is, so that no statement grows past that.
+pub async fn keep(
+    store: &Store,
+    open: &mut Open,
+    job: &Claimed,
+    intent: &Intent,
+    then: &Then,
+    lease_ms: u64,
+) -> TransformResult<bool> {
+    open.saved.push((intent.clone(), job.intent_seq));
+    if open.saved.len() < db::queue::MAX_INTENTS {
+        return Ok(true);
+    }
+    let to = position(job, then, lease_ms);
+    let saved = std::mem::take(&mut open.saved);
+    let intents: Vec<(&Intent, i64)> = saved.iter().map(|(i, n)| (i, *n)).collect();
+    advance(store, Some(&mut open.tx), job, &to, &intents).await
+}
+
+/// Commits a run that stops before its current step ends (a wait or an `ERR` saved on its
+/// own): the job at that step, under its lease, with the intents of the steps before; false
+/// when the lease was lost (nothing is written then).
+pub async fn commit_run(
+    store: &Store,
+    mut open: Open,
+    job: &Claimed,
+    lease_ms: u64,
+) -> TransformResult<bool> {
+    if open.saved.is_empty() {
+        open.tx.commit().await?;
+        return Ok(true);
+    }
+    let now = folio_store::now();
+    let mut to = here(job, now);
+    to.ready_at = Some(now + lease(lease_ms));
+    to.owner = Some(job.owner);
+    let intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
+    if !advance(store, Some(&mut open.tx), job, &to, &intents).await? {
+        open.tx.rollback().await?;
+        return Ok(false);
+    }
+    open.tx.commit().await?;
+    Ok(true)
+}
+
+async fn advance(
+    store: &Store,
+    tx: Option<&mut WriteTx>,
+    job: &Claimed,
+    to: &Position<'_>,
+    intents: &[(&Intent, i64)],
+) -> TransformResult<bool> {
+    db::queue::advance(store, tx, job.scope(), job.lease(), to, intents).await
 }
 
 /// The job's place after `then`.
 fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a> {
     let now = folio_store::now();
-    // the same step: the intent stays; another step or the end: the next intent's number
+    // another step or the end: the next intent's number
     let mut to = Position {
-        phase: job.phase,
-        step_id: &job.step_id,
-        intent_id: job.intent_id,
         intent_seq: job.intent_seq + 1,
         attempt: 0,
-        step_state: None,
-        ready_at: None,
-        owner: None,
-        status: status::RUN,
-        completed_at: None,
-        updated_at: now,
-        faults: &job.faults,
-        silo_entry_id: job.silo_entry_id,
+        ..here(job, now)
     };
     match then {
         Then::Again {
@@ -190,6 +254,26 @@ fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a>
         }
     }
     to
+}
+
+/// The job where it is, at its current step and intent, not to be claimed (the caller sets
+/// `ready_at` and `owner` when it is).
+fn here(job: &Claimed, now: DateTime<Utc>) -> Position<'_> {
+    Position {
+        phase: job.phase,
+        step_id: &job.step_id,
+        intent_id: job.intent_id,
+        intent_seq: job.intent_seq,
+        attempt: job.attempt,
+        step_state: None,
+        ready_at: None,
+        owner: None,
+        status: status::RUN,
+        completed_at: None,
+        updated_at: now,
+        faults: &job.faults,
+        silo_entry_id: job.silo_entry_id,
+    }
 }
 
 fn lease(ms: u64) -> chrono::Duration {

@@ -6,12 +6,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
-use folio_store::WriteTx;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use super::queue::{self, Claimed, Then};
+use super::queue::{self, Claimed, Open, Then};
 use crate::Transform;
 use crate::actions::{Action, Outcome, Report, StepCx};
 use crate::error::{TransformError, TransformResult};
@@ -99,7 +98,7 @@ async fn run_inner(
         lease_ms: t.config().lease_ms,
     };
     // the transaction a local step leaves open for the next (see `save_and_move_on`)
-    let mut open: Option<WriteTx> = None;
+    let mut open: Option<Open> = None;
     loop {
         let Some(step) = def.step(&job.step_id).cloned() else {
             // cannot happen with a validated, immutable version; end the job rather than spin
@@ -115,7 +114,7 @@ async fn run_inner(
         };
         match run.run_step(job, &step, open.take()).await? {
             ControlFlow::Break(stop) => return Ok(stop),
-            ControlFlow::Continue(tx) => open = tx,
+            ControlFlow::Continue(run) => open = run,
         }
     }
 }
@@ -159,8 +158,8 @@ impl JobRun<'_> {
         &self,
         job: &mut Claimed,
         step: &Step,
-        open: Option<WriteTx>,
-    ) -> TransformResult<ControlFlow<Stop, Option<WriteTx>>> {
+        open: Option<Open>,
+    ) -> TransformResult<ControlFlow<Stop, Option<Open>>> {
         let mut intent = self.open_intent(job, step).await?;
         let Some(action) = self.t.registry().get(&step.action) else {
             let stop = finish_ko(
@@ -189,8 +188,8 @@ impl JobRun<'_> {
         else {
             return Ok(ControlFlow::Break(Stop::Free));
         };
-        let (outcome, tx) = self.apply_change(job, outcome, open).await?;
-        // with `tx` open nothing else may write (on SQLite it holds the writer): an `ERR`,
+        let (outcome, run) = self.apply_change(job, outcome, open).await?;
+        // with `run` open nothing else may write (on SQLite it holds the writer): an `ERR`,
         // the only outcome that writes in `settle`, comes without one
         let settled = self
             .settle(job, &*action, &mut intent, outcome, state, &timing)
@@ -200,7 +199,7 @@ impl JobRun<'_> {
         };
         complete(job, step, &mut intent, status_word, &report);
         let then = self.route_after(job, step, &mut intent, status_word, &report);
-        self.save_and_move_on(job, &intent, then, tx).await
+        self.save_and_move_on(job, &intent, then, run).await
     }
 
     /// Applies a step's change to the silo in a write transaction that the step's save then
@@ -212,26 +211,27 @@ impl JobRun<'_> {
         &self,
         job: &Claimed,
         outcome: Outcome,
-        open: Option<WriteTx>,
-    ) -> TransformResult<(Outcome, Option<WriteTx>)> {
+        open: Option<Open>,
+    ) -> TransformResult<(Outcome, Option<Open>)> {
         let Outcome::Change(change) = outcome else {
             return match (open, &outcome) {
-                // `settle` saves a wait or an `ERR` on its own: the step before commits first
-                (Some(tx), Outcome::Wait(_) | Outcome::Err(..)) => {
-                    tx.commit().await?;
+                // `settle` saves a wait or an `ERR` on its own: the steps before commit first
+                // (with the lease lost they do not, and `settle` writes nothing either)
+                (Some(run), Outcome::Wait(_) | Outcome::Err(..)) => {
+                    queue::commit_run(self.t.store(), run, job, self.lease_ms).await?;
                     Ok((outcome, None))
                 }
                 (open, _) => Ok((outcome, open)),
             };
         };
         let joined = open.is_some();
-        let mut tx = match open {
-            Some(tx) => tx,
-            None => self.t.store().begin_write().await?,
+        let mut run = match open {
+            Some(run) => run,
+            None => Open::new(self.t.store().begin_write().await?),
         };
-        let outcome = change.apply(self.t.silo(), job.scope(), &mut tx).await;
+        let outcome = change.apply(self.t.silo(), job.scope(), run.tx()).await;
         if let Outcome::Err(report, _) = &outcome {
-            tx.rollback().await?;
+            run.rollback().await?;
             if joined {
                 let why = report.message.clone().unwrap_or_default();
                 return Err(TransformError::Internal(format!(
@@ -240,7 +240,7 @@ impl JobRun<'_> {
             }
             return Ok((outcome, None));
         }
-        Ok((outcome, Some(tx)))
+        Ok((outcome, Some(run)))
     }
 
     /// The intent of this step run, its last event `RUN`: the saved one of a retried or
@@ -438,39 +438,40 @@ impl JobRun<'_> {
             .is_some_and(|a| a.local())
     }
 
-    /// Saves the job's place after `then`, under its lease, in `tx` when the step's change is
-    /// in one; false when the lease was lost.
+    /// Saves the job's place after `then`, under its lease, in `open` when the step ran in a
+    /// run of local steps; false when the lease was lost.
     async fn save(
         &self,
         job: &Claimed,
         intent: &Intent,
         then: &Then,
-        tx: Option<WriteTx>,
+        open: Option<Open>,
     ) -> TransformResult<bool> {
-        queue::save(self.t.store(), tx, job, intent, then, self.lease_ms).await
+        queue::save(self.t.store(), open, job, intent, then, self.lease_ms).await
     }
 
     /// Saves the intent with the job's next position, then moves the job to its next step;
-    /// `Break` when the job is done or released, or the lease was lost. A step's transaction
-    /// is left open, uncommitted, when the next step is local: it joins it (see `run_step`).
+    /// `Break` when the job is done or released, or the lease was lost. A step's run of local
+    /// steps is left open, uncommitted, when the next step is local: it joins it (see
+    /// `run_step`), and the save is left to the run's last step (see [`Open`]).
     async fn save_and_move_on(
         &self,
         job: &mut Claimed,
         intent: &Intent,
         then: Then,
-        tx: Option<WriteTx>,
-    ) -> TransformResult<ControlFlow<Stop, Option<WriteTx>>> {
-        let (saved, open) = match tx {
-            Some(mut tx) if self.next_is_local(&then) => {
+        open: Option<Open>,
+    ) -> TransformResult<ControlFlow<Stop, Option<Open>>> {
+        let (saved, open) = match open {
+            Some(mut run) if self.next_is_local(&then) => {
                 let (store, lease_ms) = (self.t.store(), self.lease_ms);
-                if queue::save_in(store, &mut tx, job, intent, &then, lease_ms).await? {
-                    (true, Some(tx))
+                if queue::keep(store, &mut run, job, intent, &then, lease_ms).await? {
+                    (true, Some(run))
                 } else {
-                    tx.rollback().await?;
+                    run.rollback().await?;
                     (false, None)
                 }
             }
-            tx => (self.save(job, intent, &then, tx).await?, None),
+            open => (self.save(job, intent, &then, open).await?, None),
         };
         if !saved {
             tracing::warn!(job = %job.id, "lease lost; another worker has the job");

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::{queue, runner};
+use crate::db::queue::MAX_INTENTS;
 use crate::model::SaveWorkflow;
 use crate::testing::{self, job};
 use crate::{Transform, TransformConfig};
@@ -78,6 +79,48 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
             .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
             .collect();
         assert_eq!(codes, ["state", "folder"], "{}", db.label);
+    }
+}
+
+/// A run of more local steps than one save writes intents for ([`MAX_INTENTS`]): every step
+/// is saved, in order, with its number, and the job's row ends where the last step left it.
+#[tokio::test]
+async fn a_long_run_of_local_steps_saves_every_step_in_order() {
+    let n = MAX_INTENTS + 8;
+    for db in folio_store::testing::backends().await {
+        let (t, scope, envelope) = testing::service(&db, 60_000).await;
+        let steps: Vec<_> = (0..n)
+            .map(|i| match i % 2 {
+                0 => json!({"id": format!("s{i}"), "action": "silo.state",
+                            "config": {"state": "processing"}}),
+                _ => json!({"id": format!("s{i}"), "action": "silo.folder",
+                            "config": {"folder": format!("f{i}")}}),
+            })
+            .collect();
+        let save = SaveWorkflow {
+            definition: serde_json::from_value(json!({"name": "long", "steps": steps})).unwrap(),
+            draft: false,
+            disabled: false,
+        };
+        let wf = Uuid::new_v4();
+        t.create_workflow(scope, wf, save, 100).await.unwrap();
+        let job = t.create_job(scope, job(wf, envelope)).await.unwrap().0.id;
+        let claimed = queue::claim(t.store(), 60_000)
+            .await
+            .unwrap()
+            .expect("the job");
+        runner::run(&t, claimed, &CancellationToken::new()).await;
+
+        let done = t.job(scope, job).await.unwrap();
+        assert_eq!(done.status, "OK", "{}", db.label);
+        let ids: Vec<&str> = done.intents.iter().map(|i| i.step_id.as_str()).collect();
+        let expected: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+        assert_eq!(ids, expected, "{}", db.label);
+        assert!(done.intents.iter().all(|i| i.completed), "{}", db.label);
+        let states = t.silo().states(scope, envelope).await.unwrap();
+        assert_eq!(states.len(), n / 2, "{}", db.label);
+        let entry = t.silo().get(scope, envelope).await.unwrap();
+        assert_eq!(entry.folder, Some(format!("f{}", n - 1)), "{}", db.label);
     }
 }
 
