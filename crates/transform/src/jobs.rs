@@ -82,7 +82,7 @@ impl Transform {
                 self.hand_over(scope, job, step_id, intent_id, claim)
             }
             None => {
-                self.inner.wake.notify_one();
+                self.inner.wake.ring();
                 self.inner.notices.ready();
             }
         }

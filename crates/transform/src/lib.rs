@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use folio_silo::Silo;
 use folio_store::{Scope, Store};
-use tokio::sync::{Notify, broadcast};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
@@ -55,7 +55,7 @@ struct Inner {
     /// Completion notices, for `?wait`.
     done: broadcast::Sender<Notice>,
     /// Wakes an idle worker.
-    wake: Notify,
+    wake: engine::wake::Wake,
     /// Jobs made here for this node's idle workers, claimed already.
     handoff: engine::handoff::Handoff,
     /// Ready and done notices for the other nodes (PostgreSQL).
@@ -111,7 +111,7 @@ impl Transform {
                 config,
                 http,
                 done,
-                wake: Notify::new(),
+                wake: Default::default(),
                 handoff: Default::default(),
                 stopping: CancellationToken::new(),
                 definitions: Mutex::new(HashMap::new()),

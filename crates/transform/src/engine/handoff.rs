@@ -134,7 +134,7 @@ impl Transform {
             step_state: Value::Null,
         };
         self.inner.handoff.push(claimed, claim.until);
-        self.inner.wake.notify_one();
+        self.inner.wake.ring();
     }
 
     /// The next job handed to this node's workers that still has more than half its lease;
@@ -159,12 +159,12 @@ impl Transform {
             queue::claim_some(self.store(), self.config().lease_ms, limit).await?;
         if jobs.len() == limit {
             // more may be ready: let another free worker look too
-            self.inner.wake.notify_one();
+            self.inner.wake.ring();
         }
         let first = jobs.pop();
         for job in jobs {
             self.inner.handoff.push(job, until);
-            self.inner.wake.notify_one();
+            self.inner.wake.ring();
         }
         Ok(first)
     }
@@ -177,9 +177,10 @@ impl Transform {
     }
 
     async fn release_handed(&self, job: &Claimed) {
-        if let Err(e) = queue::release(self.store(), job, folio_store::now()).await {
+        match queue::release(self.store(), job, folio_store::now()).await {
+            Ok(()) => self.inner.wake.ring(),
             // its lease runs out instead
-            tracing::warn!(job = %job.id, error = %e, "could not release a handed job");
+            Err(e) => tracing::warn!(job = %job.id, error = %e, "could not release a handed job"),
         }
     }
 }

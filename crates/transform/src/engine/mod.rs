@@ -25,6 +25,7 @@ pub(crate) mod queue;
 pub mod runner;
 #[cfg(test)]
 mod tests;
+pub(crate) mod wake;
 
 /// PostgreSQL channel announcing finished jobs (payload: the job id).
 pub const DONE_CHANNEL: &str = "folio_transform_done";
@@ -87,7 +88,7 @@ impl Transform {
     pub(crate) fn recheck_waiters(&self) {
         let _ = self.inner.done.send(Notice::Recheck);
         // a new job announced while the listener was down: let an idle worker look
-        self.inner.wake.notify_one();
+        self.inner.wake.ring();
     }
 }
 
@@ -95,10 +96,19 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
     tracing::debug!(worker = n, "transform worker started");
     let poll = Duration::from_millis(t.config().poll_ms.max(10));
     let _free = t.inner.handoff.free();
+    // this worker's last look in the database, when it found nothing (see `wake`)
+    let mut empty: Option<wake::Look> = None;
     while !shutdown.is_cancelled() {
+        let quiet = t.inner.wake.quiet_for(empty, poll);
         let next = match t.take_handed().await {
             Some(job) => Ok(Some(job)),
-            None => t.claim_for_workers().await,
+            None if quiet.is_some() => Ok(None),
+            None => {
+                let look = t.inner.wake.look();
+                let claimed = t.claim_for_workers().await;
+                empty = matches!(claimed, Ok(None)).then_some(look);
+                claimed
+            }
         };
         match next {
             Ok(Some(job)) => {
@@ -107,8 +117,8 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
             }
             Ok(None) => {
                 tokio::select! {
-                    _ = t.inner.wake.notified() => {}
-                    _ = tokio::time::sleep(poll) => {}
+                    _ = t.inner.wake.rung() => {}
+                    _ = tokio::time::sleep(quiet.unwrap_or(poll)) => {}
                     _ = shutdown.cancelled() => {}
                 }
             }
@@ -158,7 +168,7 @@ async fn listen(t: Transform, shutdown: CancellationToken) {
                         }
                     }
                     Ok(Some(n)) if !t.inner.notices.is_own(n.payload()) => {
-                        t.inner.wake.notify_one();
+                        t.inner.wake.ring();
                     }
                     Ok(Some(_)) => {}
                     Ok(None) => {
