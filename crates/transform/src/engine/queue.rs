@@ -143,24 +143,17 @@ pub async fn save(
     lease_ms: u64,
 ) -> TransformResult<bool> {
     let to = position(job, then, lease_ms);
-    let Some(mut open) = open else {
+    let Some(open) = open else {
         let intents = [(intent, job.intent_seq)];
         return advance(store, None, job, &to, &intents).await;
     };
-    let mut intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
-    intents.push((intent, job.intent_seq));
-    if !advance(store, Some(&mut open.tx), job, &to, &intents).await? {
-        open.tx.rollback().await?;
-        return Ok(false);
-    }
-    open.tx.commit().await?;
-    Ok(true)
+    commit_with(store, open, job, &to, Some((intent, job.intent_seq))).await
 }
 
 /// Keeps the step's intent in `open` for the save of a later step of the run (see [`Open`]),
 /// the job moving on as `then` says, to a step of a local action; false when the lease was
-/// lost (the caller rolls `open` back). Every [`db::queue::MAX_INTENTS`] steps the run writes where
-/// it is, so that no statement grows past that.
+/// lost (the caller rolls `open` back). Every [`db::queue::MAX_INTENTS`] steps the run writes
+/// where it is, so that no statement grows past that.
 pub async fn keep(
     store: &Store,
     open: &mut Open,
@@ -184,7 +177,7 @@ pub async fn keep(
 /// when the lease was lost (nothing is written then).
 pub async fn commit_run(
     store: &Store,
-    mut open: Open,
+    open: Open,
     job: &Claimed,
     lease_ms: u64,
 ) -> TransformResult<bool> {
@@ -196,8 +189,21 @@ pub async fn commit_run(
     let mut to = here(job, now);
     to.ready_at = Some(now + lease(lease_ms));
     to.owner = Some(job.owner);
-    let intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
-    if !advance(store, Some(&mut open.tx), job, &to, &intents).await? {
+    commit_with(store, open, job, &to, None).await
+}
+
+/// Moves the job `to` its place with the intents of the run's steps (and `last`'s) in the
+/// run's transaction, and commits it; rolls it back when the lease was lost (false).
+async fn commit_with(
+    store: &Store,
+    mut open: Open,
+    job: &Claimed,
+    to: &Position<'_>,
+    last: Option<(&Intent, i64)>,
+) -> TransformResult<bool> {
+    let mut intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
+    intents.extend(last);
+    if !advance(store, Some(&mut open.tx), job, to, &intents).await? {
         open.tx.rollback().await?;
         return Ok(false);
     }
