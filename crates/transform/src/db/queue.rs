@@ -6,10 +6,13 @@
 //! with no extra condition. Every later write by the worker is fenced by `lease_owner`: a worker
 //! that lost its lease (it stalled past the expiry and another node took the job) writes nothing.
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use chrono::{DateTime, Utc};
 use folio_api::Fault;
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
-use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteQuery, WriteTx, millis};
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -164,13 +167,7 @@ pub(crate) async fn advance(
     intents: &[(&Intent, i64)],
 ) -> TransformResult<bool> {
     let faults = serde_json::to_string(to.faults)?;
-    let rows: Vec<String> = (0..intents.len()).map(intent_values).collect();
-    let sql = store.backend().then_insert_rows(
-        UPDATE_JOB,
-        INTENT_INTO,
-        rows.iter().map(String::as_str),
-        UPSERT_INTENT,
-    );
+    let sql = advance_sql(store.backend(), intents.len());
     let mut q = bind_move(scope.query(&sql), lease, to, faults);
     for (intent, seq) in intents {
         q = bind_intent(q, intent, *seq)?;
@@ -180,6 +177,23 @@ pub(crate) async fn advance(
         None => q.write(store).await?,
     };
     Ok(done.rows_affected() > 0)
+}
+
+/// The statement of an [`advance`] with `n` intents: built once for each backend and count
+/// (every step's save runs one).
+fn advance_sql(backend: Backend, n: usize) -> Cow<'static, str> {
+    static BUILT: [[OnceLock<String>; MAX_INTENTS]; 2] =
+        [const { [const { OnceLock::new() }; MAX_INTENTS] }; 2];
+    let build = || {
+        let rows: Vec<String> = (0..n).map(intent_values).collect();
+        let rows = rows.iter().map(String::as_str);
+        backend.then_insert_rows(UPDATE_JOB, INTENT_INTO, rows, UPSERT_INTENT)
+    };
+    let per_count = &BUILT[usize::from(backend == Backend::Postgres)];
+    match n.checked_sub(1).and_then(|i| per_count.get(i)) {
+        Some(cell) => Cow::Borrowed(cell.get_or_init(build)),
+        None => Cow::Owned(build()),
+    }
 }
 
 /// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$16` are its new columns.

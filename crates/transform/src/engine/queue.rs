@@ -167,9 +167,9 @@ pub async fn keep(
         return Ok(true);
     }
     let to = position(job, then, lease_ms);
-    let saved = std::mem::take(&mut open.saved);
-    let intents: Vec<(&Intent, i64)> = saved.iter().map(|(i, n)| (i, *n)).collect();
-    advance(store, Some(&mut open.tx), job, &to, &intents).await
+    let written = advance(store, Some(&mut open.tx), job, &to, &borrowed(&open.saved)).await?;
+    open.saved.clear();
+    Ok(written)
 }
 
 /// Commits a run that stops before its current step ends (a wait or an `ERR` saved on its
@@ -201,7 +201,7 @@ async fn commit_with(
     to: &Position<'_>,
     last: Option<(&Intent, i64)>,
 ) -> TransformResult<bool> {
-    let mut intents: Vec<(&Intent, i64)> = open.saved.iter().map(|(i, n)| (i, *n)).collect();
+    let mut intents = borrowed(&open.saved);
     intents.extend(last);
     if !advance(store, Some(&mut open.tx), job, to, &intents).await? {
         open.tx.rollback().await?;
@@ -209,6 +209,11 @@ async fn commit_with(
     }
     open.tx.commit().await?;
     Ok(true)
+}
+
+/// The run's saved intents as [`db::queue::advance`] takes them.
+fn borrowed(saved: &[(Intent, i64)]) -> Vec<(&Intent, i64)> {
+    saved.iter().map(|(intent, n)| (intent, *n)).collect()
 }
 
 async fn advance(
