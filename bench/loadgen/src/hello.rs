@@ -5,6 +5,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use clap::Parser;
 
+/// The allocator folio's server runs on, so that the ratio compares the work done, not the
+/// allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Bare hello-world server.
 #[derive(Parser)]
 struct Args {

@@ -8,7 +8,7 @@
 // foldhash, not SipHash: both caches are read on every request (only server-made keys get in)
 use foldhash::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::extract::FromRequestParts;
 use axum::http::header;
@@ -54,72 +54,70 @@ impl Default for AuthSettings {
     }
 }
 
-/// Token records read recently, so a busy token costs one database read per `ttl`, not one per
-/// request (the read dominates a request's cost otherwise).
+/// What this node knows of the tokens it has seen, keyed by the whole token text (which the
+/// signature covers): its claims, once the signature checked out, so that a busy token's HMAC,
+/// base64 and JSON decoding run once; and its database record (revocation, expiry) as read at a
+/// time, so that it costs one database read per `ttl` rather than one per request. The claims
+/// hold as long as the server secret (loaded once); expiry is checked again on every use. One
+/// lock and one hash a request.
 #[derive(Default)]
-struct RecordCache {
-    entries: Mutex<HashMap<Uuid, (TokenRecord, Instant)>>,
+struct TokenCache {
+    entries: Mutex<HashMap<Box<str>, Known>>,
 }
 
-impl RecordCache {
-    fn get(&self, id: Uuid, ttl: Duration) -> Option<TokenRecord> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries
-            .get(&id)
-            .filter(|(_, read_at)| read_at.elapsed() < ttl)
-            .map(|(record, _)| record.clone())
-    }
-
-    fn put(&self, record: TokenRecord) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.insert(record.id, (record, Instant::now()));
-    }
-
-    fn prune(&self, ttl: Duration) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.retain(|_, (_, read_at)| read_at.elapsed() < ttl);
-    }
+/// A cached token: its claims, and its record with when it was read.
+struct Known {
+    claims: Claims,
+    record: Option<(TokenRecord, Instant)>,
 }
 
-/// Tokens whose signature has been checked, with their claims, so that a busy token's HMAC,
-/// base64 and JSON decoding run once rather than on every request. Keyed by the whole token
-/// text, which the signature covers, and valid as long as the server secret (loaded once);
-/// expiry is checked again on every use and revocation stays the record's business.
-#[derive(Default)]
-struct VerifiedCache {
-    entries: Mutex<HashMap<Box<str>, Claims>>,
-}
-
-/// Tokens [`VerifiedCache`] holds at most; beyond it, it starts over (only tokens with a valid
+/// Tokens [`TokenCache`] holds at most; beyond it, it starts over (only tokens with a valid
 /// signature get in, so filling it takes many real tokens).
-const VERIFIED_CAPACITY: usize = 1024;
+const CACHE_CAPACITY: usize = 1024;
 
-impl VerifiedCache {
-    fn get(&self, token: &str) -> Option<Claims> {
+impl TokenCache {
+    /// The token's claims, and its record while it is younger than `ttl`.
+    fn get(&self, token: &str, ttl: Duration) -> Option<(Claims, Option<TokenRecord>)> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.get(token).copied()
+        let known = entries.get(token)?;
+        let record = known
+            .record
+            .as_ref()
+            .filter(|(_, read_at)| read_at.elapsed() < ttl)
+            .map(|(record, _)| record.clone());
+        Some((known.claims, record))
     }
 
-    fn put(&self, token: &str, claims: Claims) {
+    /// Keeps a token whose signature checked out, with its record when there is one to keep.
+    fn put(&self, token: &str, claims: Claims, record: Option<TokenRecord>) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if entries.len() >= VERIFIED_CAPACITY {
+        if entries.len() >= CACHE_CAPACITY && !entries.contains_key(token) {
             entries.clear();
         }
-        entries.insert(token.into(), claims);
+        let record = record.map(|r| (r, Instant::now()));
+        entries.insert(token.into(), Known { claims, record });
     }
 
-    fn prune(&self) {
+    /// Forgets expired tokens and records older than `ttl`.
+    fn prune(&self, ttl: Duration) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let now = unix_now();
-        entries.retain(|_, claims| !expired(claims, now));
+        let now = unix_seconds(SystemTime::now());
+        entries.retain(|_, known| !expired(&known.claims, now));
+        for known in entries.values_mut() {
+            if known
+                .record
+                .as_ref()
+                .is_some_and(|(_, at)| at.elapsed() >= ttl)
+            {
+                known.record = None;
+            }
+        }
     }
 }
 
 /// Seconds since the epoch, as `jsonwebtoken` reads the clock for `exp`.
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+fn unix_seconds(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// `jsonwebtoken`'s expiry rule with no leeway: an `exp` (read as unsigned) before now.
@@ -136,8 +134,7 @@ pub struct Authenticator {
     store: Store,
     encoding: Arc<EncodingKey>,
     decoding: Arc<DecodingKey>,
-    cache: Arc<RecordCache>,
-    verified: Arc<VerifiedCache>,
+    cache: Arc<TokenCache>,
     ttl: Duration,
 }
 
@@ -158,30 +155,14 @@ impl Authenticator {
             store,
             encoding: Arc::new(EncodingKey::from_secret(&secret)),
             decoding: Arc::new(DecodingKey::from_secret(&secret)),
-            cache: Arc::new(RecordCache::default()),
-            verified: Arc::new(VerifiedCache::default()),
+            cache: Arc::new(TokenCache::default()),
             ttl: Duration::from_millis(settings.token_cache_ms),
         })
     }
 
-    /// Drops cached records older than the cache's lifetime, and verified tokens that expired.
+    /// Drops cached records older than the cache's lifetime, and tokens that expired.
     pub fn prune(&self) {
         self.cache.prune(self.ttl);
-        self.verified.prune();
-    }
-
-    /// The token's record, from the cache while it is fresh, else from the store.
-    async fn record(&self, id: Uuid) -> Result<Option<TokenRecord>, ApiError> {
-        if !self.ttl.is_zero()
-            && let Some(record) = self.cache.get(id, self.ttl)
-        {
-            return Ok(Some(record));
-        }
-        let record = self.store.token(id).await.map_err(ApiError::from)?;
-        if let (Some(record), false) = (&record, self.ttl.is_zero()) {
-            self.cache.put(record.clone());
-        }
-        Ok(record)
     }
 
     /// Records a new token for a workspace and returns its id and its text.
@@ -212,28 +193,35 @@ impl Authenticator {
 
     /// Checks a token's signature, expiry and revocation; returns the caller it names.
     pub async fn verify(&self, token: &str) -> Result<Caller, ApiError> {
-        let claims = match self.verified.get(token) {
-            Some(claims) if expired(&claims, unix_now()) => {
-                return Err(ApiError::unauthorized("the token has expired"));
-            }
-            Some(claims) => claims,
+        let now = SystemTime::now();
+        let (claims, cached) = match self.cache.get(token, self.ttl) {
+            Some(known) => known,
+            None => (self.decode(token)?, None),
+        };
+        if expired(&claims, unix_seconds(now)) {
+            return Err(ApiError::unauthorized("the token has expired"));
+        }
+        let record = match cached {
+            Some(record) => record,
             None => {
-                let claims = self.decode(token)?;
-                self.verified.put(token, claims);
-                claims
+                let record = self.store.token(claims.jti).await.map_err(ApiError::from)?;
+                let kept = record.clone().filter(|_| !self.ttl.is_zero());
+                self.cache.put(token, claims, kept);
+                record.ok_or_else(|| {
+                    ApiError::unauthorized("the token is not known to this server")
+                })?
             }
         };
-        let record = self
-            .record(claims.jti)
-            .await?
-            .ok_or_else(|| ApiError::unauthorized("the token is not known to this server"))?;
         if record.revoked_at.is_some() {
             return Err(ApiError::unauthorized("the token has been revoked"));
         }
         if record.workspace_id != claims.wsp {
             return Err(ApiError::unauthorized("the token is malformed"));
         }
-        if record.expires_at.is_some_and(|t| t <= Utc::now()) {
+        if record
+            .expires_at
+            .is_some_and(|t| t <= DateTime::<Utc>::from(now))
+        {
             return Err(ApiError::unauthorized("the token has expired"));
         }
         Ok(Caller {
@@ -266,7 +254,8 @@ impl Authenticator {
 }
 
 /// The authenticated caller of a request: every handler that takes one is authenticated and
-/// rate limited, and scopes its work to `workspace_id`.
+/// rate limited, and scopes its work to `workspace_id`. A handler takes it once: each extraction
+/// counts against the token's rate.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     /// The workspace the token is bound to.
@@ -286,9 +275,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        if let Some(caller) = parts.extensions.get::<Caller>() {
-            return Ok(*caller);
-        }
         let ctx = crate::Handles::of::<Ctx>(parts)?;
         let header = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
             ApiError::unauthorized("missing Authorization: Bearer <token> header")
@@ -307,7 +293,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
             })?;
         let caller = ctx.auth().verify(token).await?;
         ctx.rate_limiter().check(caller.token_id)?;
-        parts.extensions.insert(caller);
         Ok(caller)
     }
 }

@@ -14,9 +14,11 @@ pub mod extract;
 pub mod handles;
 pub mod json;
 pub mod limits;
+mod observe;
 pub mod openapi;
 pub mod page;
 pub mod registry;
+pub mod request_id;
 pub mod time;
 
 pub use auth::Caller;

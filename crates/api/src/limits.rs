@@ -36,7 +36,8 @@ pub struct Limits {
     /// A connection must deliver a whole request head (line and headers) this soon after it
     /// opens or starts its next request, in milliseconds; else it is closed.
     pub header_timeout_ms: u64,
-    /// A request body must arrive whole this soon after its head, in milliseconds (408).
+    /// A request body must arrive whole this soon after the server starts reading it (right
+    /// after its head), in milliseconds (408).
     pub body_timeout_ms: u64,
     /// A keep-alive connection waiting for its next request is closed after this long,
     /// in milliseconds.

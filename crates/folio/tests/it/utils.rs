@@ -69,3 +69,24 @@ async fn discovery_lists_every_service_with_its_document() {
         }
     }
 }
+
+#[tokio::test]
+async fn every_response_carries_a_request_id_the_clients_own_when_it_sent_one() {
+    let app = TestApp::sqlite().await;
+    let mut seen = Vec::new();
+    for path in ["/utils/v1/ping", "/utils/v1/no-such-endpoint"] {
+        let resp = app.get(path).await;
+        let id = resp.header("x-request-id").expect("x-request-id");
+        let id: uuid::Uuid = id.parse().expect("a UUID");
+        assert_eq!(id.get_version_num(), 4, "{path}");
+        seen.push(id);
+    }
+    assert_ne!(seen[0], seen[1], "a new id for each request");
+
+    let sent = app
+        .request(reqwest::Method::GET, "/utils/v1/ping")
+        .header("x-request-id", "trace-me-42");
+    let resp = app.send(sent).await;
+    resp.expect(200);
+    assert_eq!(resp.header("x-request-id"), Some("trace-me-42"));
+}
