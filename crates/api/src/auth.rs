@@ -5,7 +5,7 @@
 //! `alg: none` or any algorithm other than HS256) is the same 401 with the JSON error body; the
 //! message says which, the log says which token.
 
-// foldhash, not SipHash: both caches are read on every request (only server-made keys get in)
+// foldhash, not SipHash: the token cache is read on every request (only server-made keys get in)
 use foldhash::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};

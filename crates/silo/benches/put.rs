@@ -14,6 +14,10 @@ use folio_silo::Silo;
 use folio_store::{Blobs, Store, testing};
 use uuid::Uuid;
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EXAMPLE_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 fn envelope() -> String {
