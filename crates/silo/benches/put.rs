@@ -3,7 +3,8 @@
 //!
 //! `cargo bench -p folio-silo --bench put` (SQLite; PostgreSQL too when
 //! `FOLIO_TEST_DATABASE_URL` is set). `SILO_BENCH_N` requests (default 2000), `SILO_BENCH_C`
-//! concurrent clients (default 8).
+//! concurrent clients (default 8), `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend
+//! only, as when profiling it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -207,11 +208,12 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    let only = std::env::var("BENCH_BACKEND").ok();
     rt.block_on(async {
-        let db = testing::sqlite().await;
-        bench("sqlite", db.store.clone(), db.dir()).await;
-        if let Some(db) = testing::postgres().await {
-            bench("postgres", db.store.clone(), db.dir()).await;
+        for db in testing::backends().await {
+            if only.as_deref().is_none_or(|b| b == db.label) {
+                bench(db.label, db.store.clone(), db.dir()).await;
+            }
         }
     });
 }
