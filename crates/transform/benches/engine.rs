@@ -26,6 +26,10 @@ use folio_transform::{Transform, TransformConfig};
 use serde_json::json;
 use uuid::Uuid;
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const WORKERS: usize = 4;
 
 /// The untimed first round of each side, as a share of the timed one.
