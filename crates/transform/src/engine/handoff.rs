@@ -1,11 +1,14 @@
-//! Jobs claimed for this node's workers and queued for them: jobs made on this node while
-//! a worker waits, and the rest of a claim of several.
+//! Jobs claimed for this node's workers and queued for them: jobs made on this node, and the
+//! rest of a claim of several.
 //!
-//! A job created while one of this node's workers is free (between jobs) is inserted with a
-//! claim of its own (lease owner and expiry, as the claim statement would have set them) and
-//! queued here for that worker, which runs it without claiming it from the database: one write
-//! a job less, and no ready notice to other nodes, which would find the job claimed. Its
-//! status stays `QUEUED` until its first step is saved.
+//! A job created on this node while fewer jobs wait here than the node runs workers is inserted
+//! with a claim of its own (lease owner and expiry, as the claim statement would have set them)
+//! and queued here for the next worker to be free, which runs it without claiming it from the
+//! database: one write a job less, and no ready notice to other nodes, which would find the
+//! job claimed. Its status stays `QUEUED` until its first step is saved. So a node that makes
+//! jobs faster than its workers finish them keeps as many waiting as it runs workers, as a
+//! claim of several would, and leaves the rest in the database for any node; a node that runs
+//! none (its workers stopped, or never started) keeps none.
 //!
 //! A worker that finds no job queued claims as many as the node has workers (one statement),
 //! runs the first and queues the others for the workers here: a busy node claims once for
@@ -32,54 +35,34 @@ use crate::error::TransformResult;
 use crate::model::Job;
 use crate::workflow::Phase;
 
-/// The workers free to take a job, and the jobs claimed for them.
+/// The workers running, and the jobs claimed for them.
 #[derive(Default)]
 pub(crate) struct Handoff {
-    free: AtomicUsize,
+    running: AtomicUsize,
     jobs: Mutex<VecDeque<(Claimed, DateTime<Utc>)>>,
 }
 
-/// A count in [`Handoff::free`], up while it lives (a worker) or down (a worker's run).
-pub(crate) struct Count<'a> {
-    count: &'a AtomicUsize,
-    up: bool,
-}
+/// A worker counted in [`Handoff::running`] while it lives.
+pub(crate) struct Running<'a>(&'a AtomicUsize);
 
-impl Drop for Count<'_> {
+impl Drop for Running<'_> {
     fn drop(&mut self) {
-        if self.up {
-            self.count.fetch_sub(1, Ordering::SeqCst);
-        } else {
-            self.count.fetch_add(1, Ordering::SeqCst);
-        }
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 impl Handoff {
-    /// Counts a worker as free to take a job while the guard lives (but see [`Handoff::busy`]).
-    /// A worker between jobs counts, even while it looks for one in the database: a job
-    /// handed to it then is the first it finds when it looks again.
-    pub(crate) fn free(&self) -> Count<'_> {
-        self.free.fetch_add(1, Ordering::SeqCst);
-        Count {
-            count: &self.free,
-            up: true,
-        }
+    /// Counts a worker as running while the guard lives.
+    pub(crate) fn running(&self) -> Running<'_> {
+        self.running.fetch_add(1, Ordering::SeqCst);
+        Running(&self.running)
     }
 
-    /// Counts a free worker as busy while the guard lives (it runs a job).
-    pub(crate) fn busy(&self) -> Count<'_> {
-        self.free.fetch_sub(1, Ordering::SeqCst);
-        Count {
-            count: &self.free,
-            up: false,
-        }
-    }
-
-    /// Whether a worker is free that no queued job is for yet.
-    fn has_taker(&self) -> bool {
-        let queued = self.jobs.lock().map_or(usize::MAX, |jobs| jobs.len());
-        self.free.load(Ordering::SeqCst) > queued
+    /// Whether a new job may wait here: workers run, and fewer jobs wait than they are (a free
+    /// worker takes it at once; a busy one when it is done).
+    fn has_room(&self) -> bool {
+        let running = self.running.load(Ordering::SeqCst);
+        self.jobs.lock().is_ok_and(|jobs| jobs.len() < running)
     }
 
     fn push(&self, job: Claimed, until: DateTime<Utc>) {
@@ -94,9 +77,9 @@ impl Handoff {
 }
 
 impl Transform {
-    /// A claim for a job about to be created, when a worker of this node is free to take it.
+    /// A claim for a job about to be created, when it may wait here for this node's workers.
     pub(crate) fn handoff_claim(&self) -> Option<Claim> {
-        if self.inner.stopping.is_cancelled() || !self.inner.handoff.has_taker() {
+        if self.inner.stopping.is_cancelled() || !self.inner.handoff.has_room() {
             return None;
         }
         let now = folio_store::now();

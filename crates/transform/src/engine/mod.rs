@@ -95,7 +95,7 @@ impl Transform {
 async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
     tracing::debug!(worker = n, "transform worker started");
     let poll = Duration::from_millis(t.config().poll_ms.max(10));
-    let _free = t.inner.handoff.free();
+    let _running = t.inner.handoff.running();
     // this worker's last look in the database, when it found nothing (see `wake`)
     let mut empty: Option<wake::Look> = None;
     while !shutdown.is_cancelled() {
@@ -111,10 +111,7 @@ async fn worker(t: Transform, shutdown: CancellationToken, n: usize) {
             }
         };
         match next {
-            Ok(Some(job)) => {
-                let _busy = t.inner.handoff.busy();
-                runner::run(&t, job, &shutdown).await;
-            }
+            Ok(Some(job)) => runner::run(&t, job, &shutdown).await,
             Ok(None) => {
                 tokio::select! {
                     _ = t.inner.wake.rung() => {}

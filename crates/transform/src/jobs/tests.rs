@@ -82,12 +82,17 @@ async fn a_create_after_the_workflow_changed_is_checked_by_the_insert() {
 }
 
 #[tokio::test]
-async fn a_job_made_while_a_worker_waits_is_handed_to_it_claimed() {
+async fn a_job_made_while_fewer_wait_than_workers_run_is_handed_to_them_claimed() {
     for db in folio_store::testing::backends().await {
         let (t, scope, wf, envelope) = service(&db, 60_000).await;
-        let free = t.inner.handoff.free();
+        // no worker runs here: the job is left to any node's claim
+        let unhanded = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
+        let claimed = queue::claim(t.store(), 60_000).await.unwrap();
+        assert_eq!(claimed.map(|c| c.id), Some(unhanded.id), "{}", db.label);
+
+        let running = t.inner.handoff.running();
         let made = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
-        // the waiting worker has a job queued for it now: the next is left to any node's claim,
+        // the one worker has a job queued for it now: the next is left to any node's claim,
         // which does not find the first (claimed for the worker)
         let next = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
         let claimed = queue::claim(t.store(), 60_000).await.unwrap();
@@ -95,7 +100,7 @@ async fn a_job_made_while_a_worker_waits_is_handed_to_it_claimed() {
         let handed = t.take_handed().await.expect("the handed job");
         assert_eq!(handed.id, made.id, "{}", db.label);
         assert!(t.take_handed().await.is_none(), "{}", db.label);
-        drop(free);
+        drop(running);
 
         runner::run(&t, handed, &CancellationToken::new()).await;
         let done = t.job(scope, made.id).await.unwrap();
@@ -108,7 +113,7 @@ async fn a_handed_job_not_taken_in_time_or_at_shutdown_is_released() {
     for db in folio_store::testing::backends().await {
         // half of a 200 ms lease is the most a handed job waits
         let (t, scope, wf, envelope) = service(&db, 200).await;
-        let free = t.inner.handoff.free();
+        let running = t.inner.handoff.running();
         let late = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
         tokio::time::sleep(std::time::Duration::from_millis(120)).await;
         assert!(t.take_handed().await.is_none(), "{}", db.label);
@@ -116,7 +121,7 @@ async fn a_handed_job_not_taken_in_time_or_at_shutdown_is_released() {
         assert_eq!(claimed.map(|c| c.id), Some(late.id), "{}", db.label);
 
         let left = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
-        drop(free);
+        drop(running);
         t.release_all_handed().await;
         let claimed = queue::claim(t.store(), 60_000).await.unwrap();
         assert_eq!(claimed.map(|c| c.id), Some(left.id), "{}", db.label);
