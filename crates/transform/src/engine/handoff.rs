@@ -117,7 +117,7 @@ impl Transform {
             step_state: Value::Null,
         };
         self.inner.handoff.push(claimed, claim.until);
-        self.inner.wake.ring();
+        self.inner.wake.nudge();
     }
 
     /// The next job handed to this node's workers that still has more than half its lease;
@@ -147,7 +147,7 @@ impl Transform {
         let first = jobs.pop();
         for job in jobs {
             self.inner.handoff.push(job, until);
-            self.inner.wake.ring();
+            self.inner.wake.nudge();
         }
         Ok(first)
     }

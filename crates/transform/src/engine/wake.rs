@@ -5,7 +5,9 @@
 //! one idle worker wakes, and the count of news goes up. A worker that looked in the database
 //! and found nothing does not look again after its next job unless news came since, or its poll
 //! interval has passed (retries and expired leases are only found by looking): a job that ran
-//! on a node with nothing queued cost a claim statement that found nothing.
+//! on a node with nothing queued cost a claim statement that found nothing. A job queued here
+//! for this node's workers (handed at its create, or the rest of a claim) only nudges: it wakes
+//! a worker but is no news of the database.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -26,7 +28,13 @@ impl Wake {
         self.notify.notify_one();
     }
 
-    /// Resolves when rung.
+    /// A job is queued here for a worker: wakes an idle worker (or the next to wait). Not news
+    /// of the database: the others need not look there for it.
+    pub(crate) fn nudge(&self) {
+        self.notify.notify_one();
+    }
+
+    /// Resolves when rung or nudged.
     pub(crate) async fn rung(&self) {
         self.notify.notified().await
     }
