@@ -14,8 +14,11 @@
 //! runs the first and queues the others for the workers here: a busy node claims once for
 //! several jobs, rather than once a job.
 //!
-//! It rests on the lease as any claim does. A handed job no worker takes while more than half
-//! its lease is left is released (ready for any node) rather than run late; the jobs still
+//! It rests on the lease as any claim does. A handed job no worker takes in time is released
+//! (ready for any node) rather than run late: while more than half its lease is left, and, for
+//! a job made here, within the poll interval, so that a node whose workers are all busy with
+//! long steps does not keep a new job from idle nodes for longer than a worker would take to
+//! look for it; the jobs still
 //! queued when the workers stop are released; those of a node that crashed, or of a create
 //! that ended after the workers stopped, become claimable when their lease runs out.
 
@@ -65,9 +68,10 @@ impl Handoff {
         self.jobs.lock().is_ok_and(|jobs| jobs.len() < running)
     }
 
-    fn push(&self, job: Claimed, until: DateTime<Utc>) {
+    /// Queues `job`, to be taken before `take_by` (else released).
+    fn push(&self, job: Claimed, take_by: DateTime<Utc>) {
         if let Ok(mut jobs) = self.jobs.lock() {
-            jobs.push_back((job, until));
+            jobs.push_back((job, take_by));
         }
     }
 
@@ -116,16 +120,18 @@ impl Transform {
             attempt: 0,
             step_state: Value::Null,
         };
-        self.inner.handoff.push(claimed, claim.until);
+        // within the poll interval, and never past half its lease (which starts about now)
+        let wait = self.config().poll_ms.min(self.config().lease_ms / 2);
+        let take_by = folio_store::now() + chrono::Duration::milliseconds(wait as i64);
+        self.inner.handoff.push(claimed, take_by);
         self.inner.wake.nudge();
     }
 
-    /// The next job handed to this node's workers that still has more than half its lease;
-    /// those with less are released on the way.
+    /// The next job handed to this node's workers that is still in time; those that are not
+    /// are released on the way.
     pub(crate) async fn take_handed(&self) -> Option<Claimed> {
-        let half = chrono::Duration::milliseconds(self.config().lease_ms as i64 / 2);
-        while let Some((job, until)) = self.inner.handoff.pop() {
-            if until - folio_store::now() > half {
+        while let Some((job, take_by)) = self.inner.handoff.pop() {
+            if folio_store::now() < take_by {
                 return Some(job);
             }
             self.release_handed(&job).await;
@@ -146,7 +152,9 @@ impl Transform {
         }
         let first = jobs.pop();
         for job in jobs {
-            self.inner.handoff.push(job, until);
+            self.inner
+                .handoff
+                .push(job, half_lease(until, self.config().lease_ms));
             self.inner.wake.nudge();
         }
         Ok(first)
@@ -166,4 +174,9 @@ impl Transform {
             Err(e) => tracing::warn!(job = %job.id, error = %e, "could not release a handed job"),
         }
     }
+}
+
+/// When a lease that runs `until` has half of its `lease_ms` left.
+fn half_lease(until: DateTime<Utc>, lease_ms: u64) -> DateTime<Utc> {
+    until - chrono::Duration::milliseconds(lease_ms as i64 / 2)
 }
