@@ -1,12 +1,13 @@
 //! Assembles the public application from the registry: per-version layers (lifecycle headers,
 //! 410 after sunset), each version's `openapi.json`, and the layers every request passes
-//! (request id, tracing span, body limit, JSON errors for 404/405/413/panics, metrics).
+//! (request id, tracing span, JSON errors for 404/405/413/panics, metrics; the body limit is the
+//! JSON extractor's, `crate::json`).
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -28,7 +29,6 @@ use crate::request_id::{REQUEST_ID, RequestIdLayer};
 /// discovery catalog added, is one request extension that [`crate::Handle`] reads.
 pub fn router(registry: Registry, ctx: Ctx, handles: Handles) -> Router {
     let catalog = Arc::new(registry.catalog());
-    let body_limit = ctx.limits().body_bytes;
     let mut app = Router::new();
     for (service, version, routes, lifecycle, doc) in registry.into_versions() {
         let doc = Arc::new(crate::openapi::snapshot(&doc));
@@ -63,7 +63,6 @@ pub fn router(registry: Registry, ctx: Ctx, handles: Handles) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("a handler panicked").into_response()
         }))
-        .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::Extension(handles.with(ctx).with(catalog)))
         .layer(MapResponseLayer::new(json_errors))
         .layer(Observe);

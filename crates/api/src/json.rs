@@ -10,9 +10,13 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::de::DeserializeOwned;
 
+use crate::ctx::Ctx;
 use crate::error::{ApiError, field_error};
+use crate::handles::Handles;
+use crate::limits::Limits;
 
 /// JSON both ways: a request body deserialised into `T` with folio's error mapping, and a
 /// response body serialised from `T` (as `axum::Json` does), so handlers name one type.
@@ -28,9 +32,9 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
         check_content_type(&req)?;
-        let bytes = read_body(req, state).await?;
+        let bytes = read_body(req).await?;
         parse(&bytes).map(Json)
     }
 }
@@ -58,22 +62,31 @@ fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// Reads the whole body; the body-limit layer turns an oversize body into 413 here, the
-/// body-read timeout into 408.
-pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
-    Bytes::from_request(req, state).await.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            payload_too_large()
-        } else if timed_out(&rejection) {
-            ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "request-timeout",
-                "the request body did not arrive in time",
-            )
-        } else {
-            ApiError::bad_request(format!("could not read the request body: {rejection}"))
-        }
-    })
+/// Reads the whole body, at most the configured `limits.body_bytes` of it (413 beyond); the
+/// body-read timeout is 408. The limit is read from the request's [`Ctx`] rather than set on
+/// every request by axum's `DefaultBodyLimit` layer (one request extension fewer).
+pub async fn read_body(req: Request) -> Result<Bytes, ApiError> {
+    let limit = req
+        .extensions()
+        .get::<Handles>()
+        .and_then(Handles::get::<Ctx>)
+        .map_or_else(
+            || Limits::default().body_bytes,
+            |ctx| ctx.limits().body_bytes,
+        );
+    let body = Limited::new(req.into_body(), limit);
+    match body.collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.is::<LengthLimitError>() => Err(payload_too_large()),
+        Err(error) if timed_out(error.as_ref()) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request-timeout",
+            "the request body did not arrive in time",
+        )),
+        Err(error) => Err(ApiError::bad_request(format!(
+            "could not read the request body: {error}"
+        ))),
+    }
 }
 
 /// The 413 error.

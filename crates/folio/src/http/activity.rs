@@ -4,77 +4,98 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// No head is being read.
-const NONE: u64 = u64::MAX;
-
-/// A connection's state, shared by its IO, its service and its watchdog.
+/// A connection's state, shared by its IO, its service and its watchdog. The IO and the service
+/// only count and flag (no clock: reading it on every read and write was a measurable share of
+/// a small request); the watchdog reads the clock once a tick and keeps the times
+/// ([`Timers`]), so a timer runs out at most a tick or two late.
 pub struct Activity {
-    opened: Instant,
     requests: AtomicUsize,
-    /// When the current request head started (ms since `opened`), or `NONE`.
-    head_since: AtomicU64,
-    /// When the connection last became idle or wrote (ms since `opened`).
-    idle_since: AtomicU64,
+    /// Bytes of a request head have arrived (or are awaited, on a fresh connection) and no
+    /// request has started since.
+    reading: AtomicBool,
+    /// Writes and finished requests, counted: the idle time starts again at each.
+    events: AtomicU64,
 }
 
 impl Activity {
     /// A fresh connection: its first head is due within the header timeout from now.
     pub fn new() -> Self {
         Activity {
-            opened: Instant::now(),
             requests: AtomicUsize::new(0),
-            head_since: AtomicU64::new(0),
-            idle_since: AtomicU64::new(0),
+            reading: AtomicBool::new(true),
+            events: AtomicU64::new(0),
         }
-    }
-
-    fn now(&self) -> u64 {
-        u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(NONE - 1)
     }
 
     /// A request head was parsed; the returned guard marks the request done when dropped.
     pub fn request(self: &Arc<Self>) -> InFlight {
         self.requests.fetch_add(1, Ordering::SeqCst);
-        self.head_since.store(NONE, Ordering::SeqCst);
+        self.reading.store(false, Ordering::SeqCst);
         InFlight(self.clone())
     }
 
     fn read(&self) {
         if self.requests.load(Ordering::SeqCst) == 0 {
-            // First bytes of the next head: the header timer starts (unless it runs already).
-            let _ = self.head_since.compare_exchange(
-                NONE,
-                self.now(),
-                Ordering::SeqCst,
-                Ordering::SeqCst,
-            );
+            // first bytes of the next head: the header timer starts (unless it runs already)
+            self.reading.store(true, Ordering::SeqCst);
         }
     }
 
     fn wrote(&self) {
-        self.idle_since.store(self.now(), Ordering::SeqCst);
+        self.events.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// The watchdog's clock of one connection.
+pub struct Timers {
+    /// When the watchdog first saw the current head being read.
+    head_since: Option<Instant>,
+    /// When the watchdog last saw the connection write or finish a request.
+    idle_since: Instant,
+    events: u64,
+}
+
+impl Timers {
+    /// The timers of a connection opened now.
+    pub fn new() -> Self {
+        let now = Instant::now();
+        Timers {
+            head_since: Some(now),
+            idle_since: now,
+            events: 0,
+        }
     }
 
     /// Why the connection should be closed now, if it should.
-    pub fn expired(&self, header: Duration, idle: Duration) -> Option<&'static str> {
-        if self.requests.load(Ordering::SeqCst) > 0 {
+    pub fn expired(
+        &mut self,
+        activity: &Activity,
+        header: Duration,
+        idle: Duration,
+    ) -> Option<&'static str> {
+        let now = Instant::now();
+        let events = activity.events.load(Ordering::SeqCst);
+        if events != self.events {
+            self.events = events;
+            self.idle_since = now;
+        }
+        if activity.requests.load(Ordering::SeqCst) > 0 {
+            self.head_since = None;
+            self.idle_since = now;
             return None;
         }
-        let now = self.now();
-        let since =
-            |at: &AtomicU64| Duration::from_millis(now.saturating_sub(at.load(Ordering::SeqCst)));
-        match self.head_since.load(Ordering::SeqCst) {
-            NONE if since(&self.idle_since) >= idle => Some("idle timeout"),
-            NONE => None,
-            _ if since(&self.head_since) >= header => Some("header timeout"),
-            _ => None,
+        if activity.reading.load(Ordering::SeqCst) {
+            let since = *self.head_since.get_or_insert(now);
+            return (now - since >= header).then_some("header timeout");
         }
+        self.head_since = None;
+        (now - self.idle_since >= idle).then_some("idle timeout")
     }
 }
 

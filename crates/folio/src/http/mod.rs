@@ -22,7 +22,7 @@ use tower::ServiceExt;
 mod activity;
 mod body;
 
-use activity::{Activity, Tracked};
+use activity::{Activity, Timers, Tracked};
 
 /// The connection limits, from `[limits]`.
 #[derive(Debug, Clone)]
@@ -119,6 +119,7 @@ async fn connection(
     let tick = (limits.header.min(limits.idle) / 4)
         .clamp(Duration::from_millis(20), Duration::from_millis(500));
     let mut draining = false;
+    let mut timers = Timers::new();
     loop {
         tokio::select! {
             result = conn.as_mut() => {
@@ -132,7 +133,7 @@ async fn connection(
                 draining = true;
             }
             _ = tokio::time::sleep(tick) => {
-                if let Some(why) = activity.expired(limits.header, limits.idle) {
+                if let Some(why) = timers.expired(&activity, limits.header, limits.idle) {
                     tracing::debug!(why, "closing a connection");
                     return;
                 }
