@@ -19,7 +19,7 @@ for _ in $(seq 1 50); do curl -sf 127.0.0.1:18181/utils/v1/ping >/dev/null && br
 # Rounds alternate between the two servers and each side's median round counts: on two cores
 # the load generator shares the CPU with the server, and one round of either can catch a
 # neighbour's burst.
-rounds=3
+rounds=5
 base_runs=() folio_runs=()
 for _ in $(seq 1 "$rounds"); do
   base_runs+=("$("$bin/loadgen" -c "$connections" -d "$duration" --label "bare axum hello" http://127.0.0.1:18181/utils/v1/ping)")
