@@ -105,7 +105,8 @@ where
     }
 }
 
-/// Route, method and status: what the request metrics of one version are labelled with.
+/// Route, method and status: what a route's request metrics are labelled with, besides the
+/// service and version the route names.
 type MetricKey<'a> = (&'a str, &'a Method, u16);
 
 /// The request metrics of one route. Looking a metric handle up by its labels allocates and
