@@ -102,8 +102,7 @@ impl TokenCache {
     fn prune(&self, ttl: Duration) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let now = unix_seconds(SystemTime::now());
-        entries.retain(|_, known| !expired(&known.claims, now));
-        for known in entries.values_mut() {
+        entries.retain(|_, known| {
             if known
                 .record
                 .as_ref()
@@ -111,7 +110,8 @@ impl TokenCache {
             {
                 known.record = None;
             }
-        }
+            !expired(&known.claims, now)
+        });
     }
 }
 
@@ -275,7 +275,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let ctx = crate::Handles::of::<Ctx>(parts)?;
+        let ctx = crate::Handles::of::<Ctx>(&parts.extensions)?;
         let header = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
             ApiError::unauthorized("missing Authorization: Bearer <token> header")
         })?;

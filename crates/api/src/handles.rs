@@ -32,11 +32,10 @@ impl Handles {
         self.0.get::<T>()
     }
 
-    /// The handle of type `T` in a request's [`Handles`]; 500 when the server was assembled
-    /// without it (a wiring mistake, not the client's).
-    pub fn of<T: Clone + Send + Sync + 'static>(parts: &Parts) -> Result<T, ApiError> {
-        parts
-            .extensions
+    /// The handle of type `T` in a request's [`Handles`] (among its `extensions`); 500 when the
+    /// server was assembled without it (a wiring mistake, not the client's).
+    pub fn of<T: Clone + Send + Sync + 'static>(extensions: &Extensions) -> Result<T, ApiError> {
+        extensions
             .get::<Handles>()
             .and_then(Handles::get::<T>)
             .cloned()
@@ -60,6 +59,6 @@ impl<S: Send + Sync, T: Clone + Send + Sync + 'static> FromRequestParts<S> for H
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Handles::of(parts).map(Handle)
+        Handles::of(&parts.extensions).map(Handle)
     }
 }

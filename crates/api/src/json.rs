@@ -16,7 +16,6 @@ use serde::de::DeserializeOwned;
 use crate::ctx::Ctx;
 use crate::error::{ApiError, field_error};
 use crate::handles::Handles;
-use crate::limits::Limits;
 
 /// JSON both ways: a request body deserialised into `T` with folio's error mapping, and a
 /// response body serialised from `T` (as `axum::Json` does), so handlers name one type.
@@ -66,14 +65,7 @@ fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
 /// body-read timeout is 408. The limit is read from the request's [`Ctx`] rather than set on
 /// every request by axum's `DefaultBodyLimit` layer (one request extension fewer).
 pub async fn read_body(req: Request) -> Result<Bytes, ApiError> {
-    let limit = req
-        .extensions()
-        .get::<Handles>()
-        .and_then(Handles::get::<Ctx>)
-        .map_or_else(
-            || Limits::default().body_bytes,
-            |ctx| ctx.limits().body_bytes,
-        );
+    let limit = Handles::of::<Ctx>(req.extensions())?.limits().body_bytes;
     let body = Limited::new(req.into_body(), limit);
     match body.collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
