@@ -9,7 +9,9 @@
 //! transaction: each runs in a savepoint of the group's `BEGIN IMMEDIATE`, and the group
 //! commits when its last member finds no one waiting (or it has [`MAX_GROUP`] members). A
 //! member's `commit` returns only once its group has committed, so an acknowledged write is in
-//! the database (WAL) as before; a member that rolls back undoes its savepoint only.
+//! the database (WAL) as before; a member that rolls back undoes its savepoint only. A single
+//! statement that finds the lane idle and no one waiting runs alone in SQLite's autocommit: a
+//! group's `BEGIN` and `COMMIT` would be two more round trips to the connection's thread.
 //!
 //! The turn is handed on by a spawned task ([`finish`]), not by the member's future: a request
 //! dropped half way (its client went away) cannot leave a group uncommitted.
@@ -113,6 +115,7 @@ impl Lane {
             lane: self.clone(),
             turn: Some(turn),
             savepoint,
+            solo: false,
         };
         let turn = member.turn_mut();
         if turn.dangling {
@@ -121,6 +124,13 @@ impl Lane {
             turn.dangling = false;
         }
         let opening = turn.group.is_none();
+        if opening && !savepoint && self.queued.load(Ordering::SeqCst) == 0 {
+            // one statement, no one waiting: it commits itself, with no BEGIN and COMMIT of a
+            // group (those arriving meanwhile make the next group)
+            turn.groups += 1;
+            member.solo = true;
+            return Ok(member);
+        }
         // one round trip to the connection's thread for what the member needs first
         let sql = match (opening, savepoint) {
             (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!()),
@@ -174,6 +184,8 @@ struct Member {
     /// `None` once handed on.
     turn: Option<OwnedMutexGuard<Turn>>,
     savepoint: bool,
+    /// A single statement outside any group (SQLite's autocommit).
+    solo: bool,
 }
 
 impl Member {
@@ -185,6 +197,10 @@ impl Member {
 
     /// Keeps the member's statements and waits for its group to commit.
     async fn commit(mut self) -> Result<(), sqlx::Error> {
+        if self.solo {
+            self.end_solo();
+            return Ok(());
+        }
         let savepoint = self.savepoint;
         let turn = self.turn_mut();
         if savepoint && let Err(e) = release_savepoint(turn).await {
@@ -210,6 +226,11 @@ impl Member {
 
     /// Undoes the member's statements (the rest of its group goes on).
     async fn rollback(mut self) -> Result<(), sqlx::Error> {
+        if self.solo {
+            // (no caller: a lone statement has committed itself by now)
+            self.end_solo();
+            return Ok(());
+        }
         let result = if self.savepoint {
             let turn = self.turn_mut();
             let r = rollback_savepoint(&mut turn.conn).await;
@@ -220,6 +241,15 @@ impl Member {
         };
         self.hand_on();
         result
+    }
+
+    /// Ends a solo statement's turn (the statement committed itself).
+    fn end_solo(&mut self) {
+        if let Some(turn) = self.turn.take()
+            && turn.groups.is_multiple_of(CHECKPOINT_EVERY)
+        {
+            self.lane.checkpoint();
+        }
     }
 
     /// Ends the member's turn: a spawned task commits the group or passes it on.
@@ -361,7 +391,7 @@ impl WriteTx {
     }
 
     /// One statement in the writer's turn: it needs no savepoint, since a failed statement
-    /// undoes itself.
+    /// undoes itself; alone on the lane, it needs no group either (autocommit).
     pub(crate) async fn sqlite_statement(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
         Ok(WriteTx(Kind::Sqlite(lane.begin(false).await?)))
     }
@@ -437,10 +467,11 @@ impl<'q> WriteQuery<'q> for Query<'q> {
             return Ok(self.execute(store.pool()).await?);
         };
         let mut tx = WriteTx::sqlite_statement(lane).await?;
+        let script = self.sql().starts_with(SCRIPT_START);
         let done = execute_counted(self, &mut tx).await;
-        if done.is_err() {
+        if done.is_err() && script {
             // a failed statement undoes itself; a script stopped half way leaves its savepoint
-            // open: undo it (an error here means there was none)
+            // open: undo it (a lone statement has none to undo)
             let _ = rollback_savepoint(&mut tx).await;
         }
         // the member ends either way, so that its group commits

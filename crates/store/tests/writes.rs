@@ -128,6 +128,34 @@ async fn a_waiter_given_up_does_not_stall_the_group() {
     assert_eq!(ids(store).await, vec![1, 2]);
 }
 
+/// In one group, a later statement that fails, or a later transaction that rolls back, undoes
+/// its own writes and never those of the committed member before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
+    let db: TestDb = testing::sqlite().await;
+    let store = &db.store;
+    table(store).await;
+    let mut first = store.begin_write().await.unwrap();
+    insert(1).execute(&mut *first).await.unwrap();
+    // queue three more behind the first, in this order, so that they join its group
+    let (s1, s2, s3) = (store.clone(), store.clone(), store.clone());
+    let failing = tokio::spawn(async move { insert(1).write(&s1).await.is_err() });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let undone = tokio::spawn(async move {
+        let mut tx = s2.begin_write().await.unwrap();
+        insert(3).execute(&mut *tx).await.unwrap();
+        tx.rollback().await.unwrap();
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let kept = tokio::spawn(async move { insert(4).write(&s3).await.unwrap() });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    first.commit().await.unwrap();
+    assert!(failing.await.unwrap(), "a duplicate key was accepted");
+    undone.await.unwrap();
+    kept.await.unwrap();
+    assert_eq!(ids(store).await, vec![1, 4]);
+}
+
 /// `then_insert` writes both rows or neither, and says which, even right after a statement that
 /// changed many rows (SQLite reports stale counts for a script's savepoint statements).
 #[tokio::test]
