@@ -28,6 +28,14 @@ fn insert(id: i64) -> folio_store::Query<'static> {
     sqlx::query("INSERT INTO t (id, note) VALUES ($1, 'x')").bind(id)
 }
 
+/// The table, and a write transaction that has inserted row 1 and holds the writer's turn.
+async fn writing_one(store: &Store) -> folio_store::WriteTx {
+    table(store).await;
+    let mut tx = store.begin_write().await.unwrap();
+    insert(1).execute(&mut *tx).await.unwrap();
+    tx
+}
+
 /// Many transactions at once: committed ones are kept (and visible once `commit` returns),
 /// rolled back and abandoned (dropped) ones leave nothing, whatever group they shared.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -111,9 +119,7 @@ async fn a_failed_statement_undoes_its_own_transaction_only() {
 async fn a_waiter_given_up_does_not_stall_the_group() {
     let db: TestDb = testing::sqlite().await;
     let store = &db.store;
-    table(store).await;
-    let mut first = store.begin_write().await.unwrap();
-    insert(1).execute(&mut *first).await.unwrap();
+    let first = writing_one(store).await;
     // a second transaction queues behind the first, then is given up
     let waiting = tokio::time::timeout(Duration::from_millis(50), store.begin_write()).await;
     assert!(waiting.is_err(), "the writer's turn was not exclusive");
@@ -134,9 +140,7 @@ async fn a_waiter_given_up_does_not_stall_the_group() {
 async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
     let db: TestDb = testing::sqlite().await;
     let store = &db.store;
-    table(store).await;
-    let mut first = store.begin_write().await.unwrap();
-    insert(1).execute(&mut *first).await.unwrap();
+    let first = writing_one(store).await;
     // queue three more behind the first, in this order, so that they join its group
     let (s1, s2, s3) = (store.clone(), store.clone(), store.clone());
     let failing = tokio::spawn(async move { insert(1).write(&s1).await.is_err() });
