@@ -103,13 +103,7 @@ impl TokenCache {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let now = unix_seconds(SystemTime::now());
         entries.retain(|_, known| {
-            if known
-                .record
-                .as_ref()
-                .is_some_and(|(_, at)| at.elapsed() >= ttl)
-            {
-                known.record = None;
-            }
+            known.record.take_if(|(_, at)| at.elapsed() >= ttl);
             !expired(&known.claims, now)
         });
     }

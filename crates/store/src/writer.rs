@@ -63,6 +63,8 @@ struct Turn {
     group: Option<Group>,
     /// A savepoint left open by a member that could not finish (no runtime to clean up on).
     dangling: bool,
+    /// Commits so far, of groups and of lone statements: the checkpoint's count, and the id
+    /// of the next group.
     groups: u64,
 }
 
@@ -198,7 +200,11 @@ impl Member {
     /// Keeps the member's statements and waits for its group to commit.
     async fn commit(mut self) -> Result<(), sqlx::Error> {
         if self.solo {
-            self.end_solo();
+            // the statement committed itself: only the checkpoint's count is left to keep
+            let turn = self.turn.take();
+            if turn.is_some_and(|turn| turn.groups.is_multiple_of(CHECKPOINT_EVERY)) {
+                self.lane.checkpoint();
+            }
             return Ok(());
         }
         let savepoint = self.savepoint;
@@ -226,11 +232,6 @@ impl Member {
 
     /// Undoes the member's statements (the rest of its group goes on).
     async fn rollback(mut self) -> Result<(), sqlx::Error> {
-        if self.solo {
-            // (no caller: a lone statement has committed itself by now)
-            self.end_solo();
-            return Ok(());
-        }
         let result = if self.savepoint {
             let turn = self.turn_mut();
             let r = rollback_savepoint(&mut turn.conn).await;
@@ -241,15 +242,6 @@ impl Member {
         };
         self.hand_on();
         result
-    }
-
-    /// Ends a solo statement's turn (the statement committed itself).
-    fn end_solo(&mut self) {
-        if let Some(turn) = self.turn.take()
-            && turn.groups.is_multiple_of(CHECKPOINT_EVERY)
-        {
-            self.lane.checkpoint();
-        }
     }
 
     /// Ends the member's turn: a spawned task commits the group or passes it on.

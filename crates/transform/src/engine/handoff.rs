@@ -120,9 +120,10 @@ impl Transform {
             attempt: 0,
             step_state: Value::Null,
         };
-        // within the poll interval, and never past half its lease (which starts about now)
-        let wait = self.config().poll_ms.min(self.config().lease_ms / 2);
-        let take_by = folio_store::now() + chrono::Duration::milliseconds(wait as i64);
+        // within the poll interval, and never past half its lease
+        let poll =
+            folio_store::now() + chrono::Duration::milliseconds(self.config().poll_ms as i64);
+        let take_by = poll.min(half_lease(claim.until, self.config().lease_ms));
         self.inner.handoff.push(claimed, take_by);
         self.inner.wake.nudge();
     }

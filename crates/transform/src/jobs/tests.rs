@@ -108,19 +108,28 @@ async fn a_job_made_while_fewer_wait_than_workers_run_is_handed_to_them_claimed(
     }
 }
 
+/// A job made on `service` while its one worker is busy for `busy_ms`: checks that it was
+/// released to any node's claim rather than kept for that worker.
+async fn released_while_the_worker_is_busy(
+    label: &str,
+    service: &(Transform, Scope, Uuid, Uuid),
+    busy_ms: u64,
+) {
+    let (t, scope, wf, envelope) = service;
+    let _running = t.inner.handoff.running();
+    let made = t.create_job(*scope, job(*wf, *envelope)).await.unwrap().0;
+    tokio::time::sleep(std::time::Duration::from_millis(busy_ms)).await;
+    assert!(t.take_handed().await.is_none(), "{label}");
+    let claimed = queue::claim(t.store(), 60_000).await.unwrap();
+    assert_eq!(claimed.map(|c| c.id), Some(made.id), "{label}");
+}
+
 #[tokio::test]
 async fn a_job_made_here_waits_for_a_worker_here_no_longer_than_the_poll_interval() {
     for db in folio_store::testing::backends().await {
         // a long lease: the poll interval (500 ms) bounds the wait, not half the lease
-        let (t, scope, wf, envelope) = service(&db, 60_000).await;
-        let running = t.inner.handoff.running();
-        let made = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
-        // the one worker is busy with something else past the poll interval
-        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
-        assert!(t.take_handed().await.is_none(), "{}", db.label);
-        let claimed = queue::claim(t.store(), 60_000).await.unwrap();
-        assert_eq!(claimed.map(|c| c.id), Some(made.id), "{}", db.label);
-        drop(running);
+        let service = service(&db, 60_000).await;
+        released_while_the_worker_is_busy(db.label, &service, 600).await;
     }
 }
 
@@ -128,14 +137,11 @@ async fn a_job_made_here_waits_for_a_worker_here_no_longer_than_the_poll_interva
 async fn a_handed_job_not_taken_in_time_or_at_shutdown_is_released() {
     for db in folio_store::testing::backends().await {
         // half of a 200 ms lease is the most a handed job waits
-        let (t, scope, wf, envelope) = service(&db, 200).await;
-        let running = t.inner.handoff.running();
-        let late = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
-        tokio::time::sleep(std::time::Duration::from_millis(120)).await;
-        assert!(t.take_handed().await.is_none(), "{}", db.label);
-        let claimed = queue::claim(t.store(), 60_000).await.unwrap();
-        assert_eq!(claimed.map(|c| c.id), Some(late.id), "{}", db.label);
+        let service = service(&db, 200).await;
+        released_while_the_worker_is_busy(db.label, &service, 120).await;
 
+        let (t, scope, wf, envelope) = service;
+        let running = t.inner.handoff.running();
         let left = t.create_job(scope, job(wf, envelope)).await.unwrap().0;
         drop(running);
         t.release_all_handed().await;
