@@ -18,6 +18,7 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     match short {
         "bill/invoice" => {
             v.invoice(doc);
+            v.regime(doc);
             crate::addons::validate_invoice(doc, &mut v.faults);
         }
         "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
@@ -112,6 +113,25 @@ impl Validator {
                 self.tax_id(&p, t);
             }
             self.tax_ids(&p, x);
+        }
+    }
+
+    /// `$regime`, when given, must be a known regime; its own rules apply.
+    fn regime(&mut self, doc: &Map<String, Value>) {
+        let Some(cc) = get(doc, "$regime").and_then(Value::as_str) else {
+            return;
+        };
+        match crate::regimes::get(cc) {
+            None => self.push(
+                Path::Root("doc.$regime"),
+                "regime-unknown",
+                &format!("regime '{cc}' is not defined"),
+            ),
+            Some(r) => {
+                if let Some(f) = r.hooks.validate {
+                    f(doc, &mut self.faults);
+                }
+            }
         }
     }
 

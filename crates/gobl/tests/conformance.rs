@@ -8,7 +8,10 @@ use serde_json::Value;
 
 const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 /// The regimes folio implements.
-const REGIMES: &[&str] = &["es", "de", "fr", "it", "pt", "nl", "gb", "us"];
+const REGIMES: &[&str] = &[
+    "ae", "ar", "at", "be", "br", "ca", "ch", "co", "de", "dk", "el", "es", "fi", "fr", "gb", "gr",
+    "ie", "in", "it", "mx", "nl", "no", "pl", "pt", "sa", "se", "sg", "us",
+];
 
 fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples")

@@ -1,31 +1,105 @@
-//! GOBL add-ons: extra normalisation (and the `ext` codes it sets) that a document asks for
-//! by listing the add-on in `$addons`. Each add-on is one file; its code tables are data.
+//! GOBL add-ons: what a document gains by listing an add-on in `$addons` — extensions with
+//! their code lists, tags, scenarios, correction definitions — plus the add-on's own code in
+//! its [`Hooks`] (normalisation before calculation, adjustments after it, validation).
 //!
-//! Implemented: `eu-en16931-v2017` (UNTDID codes for EN 16931); `de-xrechnung-v3` (the German
-//! CIUS's rules); and `fr-facturx-v1` and `de-zugferd-v2`, which in the reference only require
-//! EN 16931 and add no rules of their own.
+//! Each add-on is one file holding its [`AddonDef`] (written from the reference's facts by
+//! `tools/gen_defs.py addon <key>`, then owned by hand), with any larger code in sibling
+//! modules; [`ALL`] lists them. A new add-on is one new file and one line in [`ALL`].
 
 use serde_json::{Value, json};
 
 use crate::bill::val::Obj;
+use crate::fault::Fault;
+use crate::tax::defs::{CorrectionDef, Hooks, Scenario};
 
 mod en16931;
 mod en16931_org;
 mod en16931_rules;
 mod xrechnung_rules;
 
+pub mod ar_arca;
+pub mod co_dian;
+pub mod de_xrechnung;
+pub mod de_zugferd;
+pub mod es_facturae;
+pub mod es_sii;
+pub mod es_tbai;
+pub mod es_verifactu;
+pub mod eu_en16931;
+pub mod fr_choruspro;
+pub mod fr_facturx;
+pub mod gr_mydata;
+pub mod it_sdi;
+pub mod it_ticket;
+pub mod pl_favat;
+pub mod pl_favat_v2;
+
 /// The EN 16931 add-on's key.
 pub const EN16931: &str = "eu-en16931-v2017";
 /// The XRechnung add-on's key.
 pub const XRECHNUNG: &str = "de-xrechnung-v3";
 
-/// Add-ons that require another one, which is listed before them.
-const REQUIRES: &[(&str, &str)] = &[
-    (XRECHNUNG, EN16931),
-    ("fr-facturx-v1", EN16931),
-    ("de-zugferd-v2", EN16931),
-    ("fr-ctc-flow2-v1", EN16931),
+/// An add-on: its data and its hooks.
+#[derive(Debug)]
+pub struct AddonDef {
+    /// The key documents list in `$addons`, e.g. `it-sdi-v1`.
+    pub key: &'static str,
+    /// Add-ons this one needs, listed before it when the document does not.
+    pub requires: &'static [&'static str],
+    /// Invoice tags the add-on defines.
+    pub invoice_tags: &'static [&'static str],
+    /// What a correction must carry under this add-on.
+    pub corrections: CorrectionDef,
+    /// The add-on's own code.
+    pub hooks: Hooks,
+    /// The extension keys the add-on defines, with their codes.
+    pub extensions: &'static [ExtDef],
+    /// Scenarios, applied after the regime's.
+    pub scenarios: &'static [Scenario],
+}
+
+/// An extension key and the values it accepts.
+#[derive(Debug)]
+pub struct ExtDef {
+    /// The key, e.g. `it-sdi-document-type`.
+    pub key: &'static str,
+    /// The codes it accepts (empty: any value that matches `pattern`, if given).
+    pub codes: &'static [&'static str],
+    /// A regular expression the value must match, when the key has no code list.
+    pub pattern: Option<&'static str>,
+}
+
+/// Every add-on, in alphabetical order of key.
+pub static ALL: &[&AddonDef] = &[
+    &ar_arca::ADDON,
+    &co_dian::ADDON,
+    &de_xrechnung::ADDON,
+    &de_zugferd::ADDON,
+    &es_facturae::ADDON,
+    &es_sii::ADDON,
+    &es_tbai::ADDON,
+    &es_verifactu::ADDON,
+    &eu_en16931::ADDON,
+    &fr_choruspro::ADDON,
+    &fr_facturx::ADDON,
+    &gr_mydata::ADDON,
+    &it_sdi::ADDON,
+    &it_ticket::ADDON,
+    &pl_favat_v2::ADDON,
+    &pl_favat::ADDON,
 ];
+
+/// The add-on with `key`.
+pub fn get(key: &str) -> Option<&'static AddonDef> {
+    ALL.iter().copied().find(|a| a.key == key)
+}
+
+/// The extension definition for `key` among every add-on's.
+pub fn extension(key: &str) -> Option<&'static ExtDef> {
+    ALL.iter()
+        .flat_map(|a| a.extensions.iter())
+        .find(|e| e.key == key)
+}
 
 /// The document's `$addons`.
 fn listed(doc: &Obj) -> Vec<String> {
@@ -40,31 +114,100 @@ fn listed(doc: &Obj) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Completes `$addons` with what the listed ones require, then normalises an invoice for
-/// each add-on folio implements.
+/// The known add-ons a document lists, in its order (unknown keys are left to validation).
+pub fn active(doc: &Obj) -> Vec<&'static AddonDef> {
+    listed(doc).iter().filter_map(|k| get(k)).collect()
+}
+
+/// Completes `$addons` with what the listed ones require (each requirement before the first
+/// add-on that needs it), then runs each add-on's normaliser.
 pub(crate) fn normalize_invoice(doc: &mut Obj) {
     let mut addons = listed(doc);
-    for (addon, needs) in REQUIRES {
-        if addons.iter().any(|a| a == addon) && !addons.iter().any(|a| a == needs) {
-            addons.insert(0, (*needs).to_string());
+    let mut i = 0;
+    while i < addons.len() {
+        let needs = get(&addons[i]).map(|a| a.requires).unwrap_or_default();
+        for need in needs {
+            if !addons.iter().any(|a| a == need) {
+                addons.insert(i, (*need).to_string());
+            }
         }
+        i += 1;
     }
     if addons.is_empty() {
         return;
     }
     doc.insert("$addons".into(), json!(addons));
-    if addons.iter().any(|a| a == EN16931) {
-        en16931::normalize_invoice(doc);
+    for a in active(doc) {
+        if let Some(f) = a.hooks.normalize {
+            f(doc);
+        }
     }
 }
 
-/// Adds the faults of the add-ons an invoice lists.
-pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<crate::fault::Fault>) {
-    let addons = listed(doc);
-    if addons.iter().any(|a| a == EN16931) {
-        en16931_rules::validate_invoice(doc, faults);
+/// Runs each add-on's hook for a calculated invoice.
+pub(crate) fn calculated_invoice(doc: &mut Obj) {
+    for a in active(doc) {
+        if let Some(f) = a.hooks.calculated {
+            f(doc);
+        }
     }
-    if addons.iter().any(|a| a == XRECHNUNG) {
-        xrechnung_rules::validate_invoice(doc, faults);
+}
+
+/// Adds the faults of the add-ons an invoice lists: unknown keys, extension codes outside
+/// their lists, and each add-on's own rules.
+pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
+    for (i, key) in listed(doc).iter().enumerate() {
+        if get(key).is_none() {
+            faults.push(Fault::at(
+                format!("doc.$addons[{i}]"),
+                "addon-unknown",
+                format!("add-on '{key}' is not defined"),
+            ));
+        }
+    }
+    check_extensions("doc", &Value::Object(doc.clone()), faults);
+    for a in active(doc) {
+        if let Some(f) = a.hooks.validate {
+            f(doc, faults);
+        }
+    }
+}
+
+/// Every `ext` map under `v`: a value of a key with a code list must be one of its codes.
+fn check_extensions(path: &str, v: &Value, faults: &mut Vec<Fault>) {
+    match v {
+        Value::Object(o) => {
+            for (k, child) in o {
+                let p = format!("{path}.{k}");
+                if k == "ext"
+                    && let Some(ext) = child.as_object()
+                {
+                    check_ext_map(&p, ext, faults);
+                } else {
+                    check_extensions(&p, child, faults);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                check_extensions(&format!("{path}[{i}]"), child, faults);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_ext_map(path: &str, ext: &Obj, faults: &mut Vec<Fault>) {
+    for (k, v) in ext {
+        let (Some(def), Some(code)) = (extension(k), v.as_str()) else {
+            continue;
+        };
+        if !def.codes.is_empty() && !def.codes.contains(&code) {
+            faults.push(Fault::at(
+                format!("{path}.{k}"),
+                "ext-code",
+                format!("code '{code}' is not valid for '{k}'"),
+            ));
+        }
     }
 }

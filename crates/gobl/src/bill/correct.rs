@@ -59,7 +59,7 @@ fn error(field: &'static str, message: impl Into<String>) -> CorrectionError {
 pub fn correction_types(doc: &Obj) -> &'static [&'static str] {
     string(doc, "$regime")
         .and_then(regimes::get)
-        .map(|r| r.correction_types)
+        .map(|r| r.corrections.types)
         .filter(|t| !t.is_empty())
         .unwrap_or(ANY_CORRECTION)
 }
@@ -265,19 +265,15 @@ mod tests {
             let path = dir.join(format!("{}.json", regime.country.to_ascii_lowercase()));
             let data: Value =
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let def = data["corrections"]
+            let types: Vec<_> = data["corrections"]
                 .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["schema"] == "bill/invoice")
-                .unwrap();
-            let types: Vec<_> = def["types"]
-                .as_array()
-                .unwrap()
-                .iter()
+                .and_then(|a| a.iter().find(|c| c["schema"] == "bill/invoice"))
+                .and_then(|def| def["types"].as_array())
+                .into_iter()
+                .flatten()
                 .map(|t| t.as_str().unwrap())
                 .collect();
-            assert_eq!(types, regime.correction_types, "{}", regime.country);
+            assert_eq!(types, regime.corrections.types, "{}", regime.country);
         }
     }
 }

@@ -15,7 +15,7 @@ use super::invoice_taxes::{
     included_tax, read_tax_lines, remove_included_tax, resolve_combos, sum_bases, sum_taxes,
 };
 use super::invoice_totals::{Subtotals, Totals, calculate_invoice_payment, existing_rounding};
-use super::val::{Obj, amount, field, get, insert_after, string};
+use super::val::{Obj, amount, insert_after, string};
 use crate::currency::{self, ExchangeRate};
 use crate::num::{Amount, NumError};
 use crate::regimes;
@@ -169,7 +169,7 @@ pub fn calculate_invoice(
     calculate_invoice_payment(doc, &mut t, payable, &ctx)?;
     doc.insert("totals".into(), Value::Object(t));
 
-    prepare_scenarios(doc, regime, &tags);
+    super::scenarios::apply(doc, regime, &tags);
     Ok(())
 }
 
@@ -196,7 +196,7 @@ fn resolve_currency(
     }
 }
 
-/// The invoice's `$tags`; without add-ons, each must be a default or a regime tag.
+/// The invoice's `$tags`; each must be a default tag or one of its regime's or add-ons'.
 fn checked_tags(doc: &Obj, regime: Option<&'static RegimeDef>) -> Result<Vec<String>, CalcError> {
     let tags: Vec<String> = doc
         .get("$tags")
@@ -207,13 +207,14 @@ fn checked_tags(doc: &Obj, regime: Option<&'static RegimeDef>) -> Result<Vec<Str
                 .collect()
         })
         .unwrap_or_default();
-    if !doc.contains_key("$addons") {
-        for t in &tags {
-            let known = DEFAULT_INVOICE_TAGS.contains(&t.as_str())
-                || regime.is_some_and(|r| r.invoice_tags.contains(&t.as_str()));
-            if !known {
-                return Err(CalcError::new("doc.$tags", format!("'{t}' undefined")));
-            }
+    let addons = crate::addons::active(doc);
+    for t in &tags {
+        let t = t.as_str();
+        let known = DEFAULT_INVOICE_TAGS.contains(&t)
+            || regime.is_some_and(|r| r.invoice_tags.contains(&t))
+            || addons.iter().any(|a| a.invoice_tags.contains(&t));
+        if !known {
+            return Err(CalcError::new("doc.$tags", format!("'{t}' undefined")));
         }
     }
     Ok(tags)
@@ -276,81 +277,6 @@ fn apply_customer_rates(doc: &mut Obj) {
                     }
                 }
             }
-        }
-    }
-}
-
-/// Categories used by the invoice's lines, charges and discounts.
-fn tax_categories(doc: &Obj) -> Vec<String> {
-    let mut cats = Vec::new();
-    for arr in ["lines", "charges", "discounts"] {
-        for l in get(doc, arr)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            for t in field(l, "taxes")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(c) = field(t, "cat").and_then(Value::as_str)
-                    && !cats.iter().any(|x| x == c)
-                {
-                    cats.push(c.to_string());
-                }
-            }
-        }
-    }
-    cats
-}
-
-/// Add the notes of the regime's matching scenarios to `tax.notes`.
-fn prepare_scenarios(doc: &mut Obj, regime: Option<&'static RegimeDef>, tags: &[String]) {
-    let Some(r) = regime else { return };
-    let cats = tax_categories(doc);
-    let mut notes: Vec<(Option<&str>, &str, &str)> = Vec::new();
-    for s in r.scenarios {
-        if !s.tags.iter().all(|t| tags.iter().any(|x| x == t)) {
-            continue;
-        }
-        if !s.cats.is_empty() && !s.cats.iter().any(|c| cats.iter().any(|x| x == c)) {
-            continue;
-        }
-        let n = (s.note_cat, s.note_key, s.text);
-        match notes.iter().position(|x| x.0 == n.0 && x.1 == n.1) {
-            Some(i) => notes[i] = n,
-            None => notes.push(n),
-        }
-    }
-    if notes.is_empty() {
-        return;
-    }
-    let tax = doc
-        .entry("tax")
-        .or_insert_with(|| Value::Object(Obj::new()));
-    let Some(tax) = tax.as_object_mut() else {
-        return;
-    };
-    let list = tax
-        .entry("notes")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    let Some(list) = list.as_array_mut() else {
-        return;
-    };
-    for (cat, key, text) in notes {
-        let exists = list.iter().any(|n| {
-            n.get("key").and_then(Value::as_str) == Some(key)
-                && n.get("cat").and_then(Value::as_str) == cat
-        });
-        if !exists {
-            let mut o = Obj::new();
-            if let Some(c) = cat {
-                o.insert("cat".into(), Value::String(c.into()));
-            }
-            o.insert("key".into(), Value::String(key.into()));
-            o.insert("text".into(), Value::String(text.into()));
-            list.push(Value::Object(o));
         }
     }
 }

@@ -9,6 +9,7 @@ mod invoice_lines;
 mod invoice_taxes;
 mod invoice_totals;
 mod norm;
+mod scenarios;
 mod total;
 pub(crate) mod val;
 

@@ -79,11 +79,12 @@ fn supplier_country(doc: &Obj) -> Option<String> {
         .map(str::to_string)
 }
 
+/// `$regime` from the supplier's tax-id country, when folio knows a regime for it.
 fn set_regime_from_supplier(doc: &mut Obj) {
     if string(doc, "$regime").is_none()
-        && let Some(c) = supplier_country(doc)
+        && let Some(r) = supplier_country(doc).and_then(|c| crate::regimes::get(&c))
     {
-        insert_after(doc, "$schema", "$regime", Value::String(c));
+        insert_after(doc, "$schema", "$regime", Value::String(r.country.into()));
     }
 }
 
@@ -416,9 +417,17 @@ pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
             if string(doc, "type").is_none() {
                 insert_after(doc, "uuid", "type", Value::String("standard".into()));
             }
-            crate::addons::normalize_invoice(doc);
             let regime = regime_for(doc);
-            calculate_invoice(doc, regime)
+            if let Some(f) = regime.and_then(|r| r.hooks.normalize) {
+                f(doc);
+            }
+            crate::addons::normalize_invoice(doc);
+            calculate_invoice(doc, regime)?;
+            if let Some(f) = regime.and_then(|r| r.hooks.calculated) {
+                f(doc);
+            }
+            crate::addons::calculated_invoice(doc);
+            Ok(())
         }
         "bill/delivery" | "bill/order" => {
             normalize_billable(doc);

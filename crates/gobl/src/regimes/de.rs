@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The Germany regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "DE",
     alt_countries: &[],
@@ -10,9 +11,10 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Berlin",
     rounding: None,
     invoice_tags: &[],
-    correction_types: &["credit-note"],
+    corrections: CorrectionDef { types: &["credit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::de), ..Hooks::NONE },
     scenarios: &[
-        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Umkehr der Steuerschuld." },
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Umkehr der Steuerschuld." }), ..Scenario::NONE },
     ],
     categories: &[
         CategoryDef {

@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The Spain regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "ES",
     alt_countries: &[],
@@ -10,22 +11,23 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Madrid",
     rounding: None,
     invoice_tags: &["copy", "summary", "simplified-scheme", "travel-agency", "second-hand-goods", "art", "antiques", "cash-basis"],
-    correction_types: &["credit-note", "corrective", "debit-note"],
+    corrections: CorrectionDef { types: &["credit-note", "corrective", "debit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::es), ..Hooks::NONE },
     scenarios: &[
-        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Inversión del sujeto pasivo." },
-        Scenario { tags: &["reverse-charge"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "reverse-charge", text: "Reverse Charge / Inversión del sujeto pasivo." },
-        Scenario { tags: &["simplified-scheme"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "simplified-scheme", text: "Factura expedida por contribuyente en régimen simplificado." },
-        Scenario { tags: &["self-billed"], cats: &[], note_cat: None, note_key: "self-billed", text: "Facturación por el destinatario." },
-        Scenario { tags: &["travel-agency"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "travel-agency", text: "Régimen especial de las agencias de viajes." },
-        Scenario { tags: &["travel-agency"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "travel-agency", text: "Régimen especial de las agencias de viajes." },
-        Scenario { tags: &["second-hand-goods"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "second-hand-goods", text: "Régimen especial de los bienes usados." },
-        Scenario { tags: &["second-hand-goods"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "second-hand-goods", text: "Régimen especial de los bienes usados." },
-        Scenario { tags: &["art"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "art", text: "Régimen especial de los objetos de arte." },
-        Scenario { tags: &["art"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "art", text: "Régimen especial de los objetos de arte." },
-        Scenario { tags: &["antiques"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "antiques", text: "Régimen especial de las antigüedades y objetos de colección." },
-        Scenario { tags: &["antiques"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "antiques", text: "Régimen especial de las antigüedades y objetos de colección." },
-        Scenario { tags: &["cash-basis"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "cash-basis", text: "Régimen especial del criterio de caja." },
-        Scenario { tags: &["cash-basis"], cats: &["IGIC"], note_cat: Some("IGIC"), note_key: "cash-basis", text: "Régimen especial del criterio de caja." },
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },
+        Scenario { tags: &["reverse-charge"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },
+        Scenario { tags: &["simplified-scheme"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "simplified-scheme", src: None, code: None, text: "Factura expedida por contribuyente en régimen simplificado." }), ..Scenario::NONE },
+        Scenario { tags: &["self-billed"], note: Some(ScenarioNote { cat: None, key: "self-billed", src: None, code: None, text: "Facturación por el destinatario." }), ..Scenario::NONE },
+        Scenario { tags: &["travel-agency"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "travel-agency", src: None, code: None, text: "Régimen especial de las agencias de viajes." }), ..Scenario::NONE },
+        Scenario { tags: &["travel-agency"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "travel-agency", src: None, code: None, text: "Régimen especial de las agencias de viajes." }), ..Scenario::NONE },
+        Scenario { tags: &["second-hand-goods"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "second-hand-goods", src: None, code: None, text: "Régimen especial de los bienes usados." }), ..Scenario::NONE },
+        Scenario { tags: &["second-hand-goods"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "second-hand-goods", src: None, code: None, text: "Régimen especial de los bienes usados." }), ..Scenario::NONE },
+        Scenario { tags: &["art"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "art", src: None, code: None, text: "Régimen especial de los objetos de arte." }), ..Scenario::NONE },
+        Scenario { tags: &["art"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "art", src: None, code: None, text: "Régimen especial de los objetos de arte." }), ..Scenario::NONE },
+        Scenario { tags: &["antiques"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "antiques", src: None, code: None, text: "Régimen especial de las antigüedades y objetos de colección." }), ..Scenario::NONE },
+        Scenario { tags: &["antiques"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "antiques", src: None, code: None, text: "Régimen especial de las antigüedades y objetos de colección." }), ..Scenario::NONE },
+        Scenario { tags: &["cash-basis"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "cash-basis", src: None, code: None, text: "Régimen especial del criterio de caja." }), ..Scenario::NONE },
+        Scenario { tags: &["cash-basis"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "cash-basis", src: None, code: None, text: "Régimen especial del criterio de caja." }), ..Scenario::NONE },
     ],
     categories: &[
         CategoryDef {

@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The France regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "FR",
     alt_countries: &[],
@@ -10,9 +11,10 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Paris",
     rounding: None,
     invoice_tags: &[],
-    correction_types: &["credit-note", "corrective"],
+    corrections: CorrectionDef { types: &["credit-note", "corrective"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::fr), ..Hooks::NONE },
     scenarios: &[
-        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Autoliquidation de la TVA - Article 283-1 du CGI. Le client est redevable de la TVA." },
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Autoliquidation de la TVA - Article 283-1 du CGI. Le client est redevable de la TVA." }), ..Scenario::NONE },
     ],
     categories: &[
         CategoryDef {

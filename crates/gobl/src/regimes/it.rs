@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The Italy regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "IT",
     alt_countries: &[],
@@ -10,9 +11,10 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Rome",
     rounding: None,
     invoice_tags: &[],
-    correction_types: &["credit-note", "debit-note"],
+    corrections: CorrectionDef { types: &["credit-note", "debit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::it), ..Hooks::NONE },
     scenarios: &[
-        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse Charge / Inversione del soggetto passivo" },
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversione del soggetto passivo" }), ..Scenario::NONE },
     ],
     categories: &[
         CategoryDef {

@@ -1,26 +1,68 @@
-//! Tax regimes folio knows: ES, DE, FR, IT, PT, NL, GB and US.
+//! Tax regimes folio knows, one file each: the facts of the GOBL regime definitions as a
+//! static table ([`RegimeDef`]) plus the regime's own code in its [`Hooks`](crate::tax::defs::Hooks)
+//! (tax-id check digits, normalisation, validation). A new regime is one new file here and
+//! one line in [`ALL`]; `tools/gen_defs.py regime <cc>` writes its table from the reference's
+//! facts.
 
 use crate::tax::RegimeDef;
 
-#[rustfmt::skip] pub mod de;
-#[rustfmt::skip] pub mod es;
-#[rustfmt::skip] pub mod fr;
-#[rustfmt::skip] pub mod gb;
-#[rustfmt::skip] pub mod it;
-#[rustfmt::skip] pub mod nl;
-#[rustfmt::skip] pub mod pt;
-#[rustfmt::skip] pub mod us;
+pub mod ae;
+pub mod ar;
+pub mod at;
+pub mod be;
+pub mod br;
+pub mod ca;
+pub mod ch;
+pub mod co;
+pub mod de;
+pub mod dk;
+pub mod el;
+pub mod es;
+pub mod fi;
+pub mod fr;
+pub mod gb;
+pub mod ie;
+pub mod r#in;
+pub mod it;
+pub mod mx;
+pub mod nl;
+pub mod no;
+pub mod pl;
+pub mod pt;
+pub mod sa;
+pub mod se;
+pub mod sg;
 pub mod taxid;
+pub mod us;
 
 /// Every regime, in alphabetical order of country code.
 pub static ALL: &[&RegimeDef] = &[
+    &ae::REGIME,
+    &ar::REGIME,
+    &at::REGIME,
+    &be::REGIME,
+    &br::REGIME,
+    &ca::REGIME,
+    &ch::REGIME,
+    &co::REGIME,
     &de::REGIME,
+    &dk::REGIME,
+    &el::REGIME,
     &es::REGIME,
+    &fi::REGIME,
     &fr::REGIME,
     &gb::REGIME,
+    &ie::REGIME,
+    &r#in::REGIME,
     &it::REGIME,
+    &mx::REGIME,
     &nl::REGIME,
+    &no::REGIME,
+    &pl::REGIME,
     &pt::REGIME,
+    &sa::REGIME,
+    &se::REGIME,
+    &sg::REGIME,
     &us::REGIME,
 ];
 

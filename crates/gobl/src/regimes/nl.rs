@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The The Netherlands regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "NL",
     alt_countries: &[],
@@ -10,9 +11,10 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Amsterdam",
     rounding: None,
     invoice_tags: &[],
-    correction_types: &["credit-note"],
+    corrections: CorrectionDef { types: &["credit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::nl), ..Hooks::NONE },
     scenarios: &[
-        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note_cat: Some("VAT"), note_key: "reverse-charge", text: "Reverse charge: Customer to account for VAT to the relevant tax authority." },
+        Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse charge: Customer to account for VAT to the relevant tax authority." }), ..Scenario::NONE },
     ],
     categories: &[
         CategoryDef {

@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The Portugal regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "PT",
     alt_countries: &[],
@@ -10,9 +11,9 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "Europe/Lisbon",
     rounding: None,
     invoice_tags: &["invoice-receipt"],
-    correction_types: &["credit-note", "debit-note"],
-    scenarios: &[
-    ],
+    corrections: CorrectionDef { types: &["credit-note", "debit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::pt), ..Hooks::NONE },
+    scenarios: &[],
     categories: &[
         CategoryDef {
             code: "VAT",
@@ -37,6 +38,7 @@ pub static REGIME: RegimeDef = RegimeDef {
                     RateValue { since: Some(20110101), percent: "6.0%", surcharge: None, ext: &[] },
                 ] },
                 RateDef { rate: "other", keys: STANDARD, values: &[
+
                 ] },
             ],
         },

@@ -6,16 +6,8 @@ pub fn check(country: &str, code: &str) -> Result<(), String> {
     if code.is_empty() {
         return Ok(());
     }
-    let regime: fn(&str) -> Result<(), String> = match country {
-        "ES" => es,
-        "DE" => de,
-        "FR" => fr,
-        "IT" => it,
-        "PT" => pt,
-        "NL" => nl,
-        "GB" => gb,
-        "US" => us,
-        _ => return Ok(()),
+    let Some(regime) = super::get(country).and_then(|r| r.hooks.tax_id) else {
+        return Ok(());
     };
     // Every known format is [A-Z0-9]; the integer parsing below would also take a sign.
     if !code
@@ -38,7 +30,7 @@ fn bad(what: &str) -> Result<(), String> {
 const NIF_LETTERS: &[u8; 23] = b"TRWAGMYFPDXBNJZSQVHLCKE";
 
 /// Spain: NIF (DNI), NIE and CIF.
-fn es(code: &str) -> Result<(), String> {
+pub(crate) fn es(code: &str) -> Result<(), String> {
     if code.len() != 9 || !code.is_ascii() {
         return bad("format");
     }
@@ -88,7 +80,7 @@ fn es(code: &str) -> Result<(), String> {
 }
 
 /// Germany: USt-IdNr, nine digits with an ISO 7064 MOD 11,10 check digit.
-fn de(code: &str) -> Result<(), String> {
+pub(crate) fn de(code: &str) -> Result<(), String> {
     let d = digits(code)
         .filter(|d| d.len() == 9 && d[0] != 0)
         .ok_or("invalid format")?;
@@ -139,7 +131,7 @@ pub fn fr_siren_to_vat(code: &str) -> Option<String> {
 }
 
 /// France: TVA intracommunautaire, a two-character key and a nine-digit SIREN.
-fn fr(code: &str) -> Result<(), String> {
+pub(crate) fn fr(code: &str) -> Result<(), String> {
     if code.len() != 11 || !code.is_ascii() {
         return bad("format");
     }
@@ -170,7 +162,7 @@ fn fr(code: &str) -> Result<(), String> {
 }
 
 /// Italy: partita IVA (11 digits) or codice fiscale (16 characters).
-fn it(code: &str) -> Result<(), String> {
+pub(crate) fn it(code: &str) -> Result<(), String> {
     if code.len() == 11 {
         let d = digits(code).ok_or("invalid format")?;
         return if luhn(&d) { Ok(()) } else { bad("check digit") };
@@ -224,7 +216,7 @@ pub fn it_fiscal_code(code: &str) -> Result<(), String> {
 }
 
 /// Portugal: NIF, nine digits with a mod-11 check digit.
-fn pt(code: &str) -> Result<(), String> {
+pub(crate) fn pt(code: &str) -> Result<(), String> {
     let d = digits(code)
         .filter(|d| d.len() == 9)
         .ok_or("invalid format")?;
@@ -245,7 +237,7 @@ fn pt(code: &str) -> Result<(), String> {
 }
 
 /// Netherlands: BTW-id `123456789B01`, elfproef or the mod-97 check.
-fn nl(code: &str) -> Result<(), String> {
+pub(crate) fn nl(code: &str) -> Result<(), String> {
     if code.len() != 12 || code.as_bytes()[9] != b'B' {
         return bad("format");
     }
@@ -277,7 +269,7 @@ fn nl(code: &str) -> Result<(), String> {
 }
 
 /// United Kingdom: VAT registration number, mod 97 (or 9755), plus GD/HA numbers.
-fn gb(code: &str) -> Result<(), String> {
+pub(crate) fn gb(code: &str) -> Result<(), String> {
     if let Some(n) = code.strip_prefix("GD") {
         let v: u32 = n.parse().map_err(|_| "invalid format".to_string())?;
         return if n.len() == 3 && v < 500 {
@@ -312,7 +304,7 @@ fn gb(code: &str) -> Result<(), String> {
 }
 
 /// United States: EIN, nine digits (`XX-XXXXXXX` before normalisation).
-fn us(code: &str) -> Result<(), String> {
+pub(crate) fn us(code: &str) -> Result<(), String> {
     if digits(code).is_some_and(|d| d.len() == 9) {
         Ok(())
     } else {

@@ -3,6 +3,7 @@
 use crate::tax::defs::*;
 
 /// The United States of America regime.
+#[rustfmt::skip]
 pub static REGIME: RegimeDef = RegimeDef {
     country: "US",
     alt_countries: &[],
@@ -10,9 +11,9 @@ pub static REGIME: RegimeDef = RegimeDef {
     time_zone: "America/Chicago",
     rounding: None,
     invoice_tags: &[],
-    correction_types: &["credit-note", "debit-note"],
-    scenarios: &[
-    ],
+    corrections: CorrectionDef { types: &["credit-note", "debit-note"], ..CorrectionDef::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::us), ..Hooks::NONE },
+    scenarios: &[],
     categories: &[
         CategoryDef {
             code: "ST",

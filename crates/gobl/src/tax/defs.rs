@@ -1,6 +1,13 @@
-//! Definitions of tax regimes, categories, keys and rates, in folio's own static form.
+//! Definitions of tax regimes, categories, keys and rates, in folio's own static form, and
+//! the parts a regime shares with an add-on: scenarios, correction definitions and hooks.
 
+use serde_json::{Map, Value};
+
+use crate::fault::Fault;
 use crate::num::Percentage;
+
+/// A GOBL document as a JSON object, as the hooks see it.
+pub type Doc = Map<String, Value>;
 
 /// A tax regime: a country's categories, rates and invoice scenarios.
 #[derive(Debug)]
@@ -17,27 +24,111 @@ pub struct RegimeDef {
     pub rounding: Option<&'static str>,
     /// Invoice tags the regime adds to the default set.
     pub invoice_tags: &'static [&'static str],
-    /// Invoice scenarios that add notes.
+    /// Invoice scenarios that add notes and extensions.
     pub scenarios: &'static [Scenario],
     /// Tax categories.
     pub categories: &'static [CategoryDef],
-    /// The invoice types a correction of an invoice may produce, the default first.
-    pub correction_types: &'static [&'static str],
+    /// What a correction of an invoice of this regime may and must carry.
+    pub corrections: CorrectionDef,
+    /// The regime's own code: tax-id check, normalisation, validation.
+    pub hooks: Hooks,
 }
 
-/// A scenario: when an invoice has all `tags` and uses one of `cats`, add a note.
+/// The code a regime or add-on adds to the data: each hook is optional.
+#[derive(Debug, Clone, Copy)]
+pub struct Hooks {
+    /// Check a normalised tax identity code (upper-case, no symbols, no country prefix).
+    pub tax_id: Option<fn(&str) -> Result<(), String>>,
+    /// Normalise an invoice before it is calculated.
+    pub normalize: Option<fn(&mut Doc)>,
+    /// Adjust an invoice after calculation and scenarios (extensions derived from totals).
+    pub calculated: Option<fn(&mut Doc)>,
+    /// Add the faults of a calculated invoice.
+    pub validate: Option<fn(&Doc, &mut Vec<Fault>)>,
+}
+
+impl Hooks {
+    /// No code of its own: the data says everything.
+    pub const NONE: Hooks = Hooks {
+        tax_id: None,
+        normalize: None,
+        calculated: None,
+        validate: None,
+    };
+}
+
+/// A scenario: when an invoice matches every non-empty condition, add a note and/or
+/// extensions to it.
 #[derive(Debug)]
 pub struct Scenario {
+    /// Invoice types of which one must match (when not empty).
+    pub types: &'static [&'static str],
     /// Tags that must all be present.
     pub tags: &'static [&'static str],
     /// Categories of which at least one must be used (when not empty).
     pub cats: &'static [&'static str],
+    /// An extension the invoice's `tax.ext` must carry with this value.
+    pub ext_match: Option<(&'static str, &'static str)>,
+    /// A condition in code, when the data cannot say it.
+    pub filter: Option<fn(&Doc) -> bool>,
+    /// The note the scenario adds to `tax.notes`.
+    pub note: Option<ScenarioNote>,
+    /// Extensions the scenario sets in `tax.ext`.
+    pub ext: &'static [(&'static str, &'static str)],
+}
+
+impl Scenario {
+    /// A scenario with no condition and no effect, to complete literals with `..`.
+    pub const NONE: Scenario = Scenario {
+        types: &[],
+        tags: &[],
+        cats: &[],
+        ext_match: None,
+        filter: None,
+        note: None,
+        ext: &[],
+    };
+}
+
+/// A note a scenario adds.
+#[derive(Debug)]
+pub struct ScenarioNote {
     /// Category of the note.
-    pub note_cat: Option<&'static str>,
+    pub cat: Option<&'static str>,
     /// Key of the note.
-    pub note_key: &'static str,
+    pub key: &'static str,
+    /// Source of the note (`src`).
+    pub src: Option<&'static str>,
+    /// Code of the note.
+    pub code: Option<&'static str>,
     /// Text of the note.
     pub text: &'static str,
+}
+
+/// What a correction (credit note, corrective, debit note) of an invoice may and must carry.
+#[derive(Debug, Clone, Copy)]
+pub struct CorrectionDef {
+    /// The invoice types a correction may produce, the default first.
+    pub types: &'static [&'static str],
+    /// Extensions the correction options must give (e.g. `es-tbai-correction`).
+    pub extensions: &'static [&'static str],
+    /// Stamps of the original to copy into the preceding reference.
+    pub stamps: &'static [&'static str],
+    /// Whether a reason is required.
+    pub reason_required: bool,
+    /// Whether the original's tax totals are copied into the preceding reference.
+    pub copy_tax: bool,
+}
+
+impl CorrectionDef {
+    /// No correction definition.
+    pub const NONE: CorrectionDef = CorrectionDef {
+        types: &[],
+        extensions: &[],
+        stamps: &[],
+        reason_required: false,
+        copy_tax: false,
+    };
 }
 
 /// A tax category such as VAT or IRPF.
