@@ -34,11 +34,14 @@ pub struct RegimeDef {
     pub hooks: Hooks,
 }
 
+/// A tax identity code check: `Err` says what is wrong.
+pub type TaxIdCheck = fn(&str) -> Result<(), String>;
+
 /// The code a regime or add-on adds to the data: each hook is optional.
 #[derive(Debug, Clone, Copy)]
 pub struct Hooks {
     /// Check a normalised tax identity code (upper-case, no symbols, no country prefix).
-    pub tax_id: Option<fn(&str) -> Result<(), String>>,
+    pub tax_id: Option<TaxIdCheck>,
     /// Normalise an invoice before it is calculated.
     pub normalize: Option<fn(&mut Doc)>,
     /// Adjust an invoice after calculation and scenarios (extensions derived from totals).
