@@ -119,8 +119,11 @@ pub struct CorrectionDef {
     pub stamps: &'static [&'static str],
     /// Whether a reason is required.
     pub reason_required: bool,
-    /// Whether the original's tax totals are copied into the preceding reference.
+    /// Whether copying the original's tax totals into the preceding reference is recommended.
     pub copy_tax: bool,
+    /// Moves what the options gave (their `ext`) into the new document, once its
+    /// `preceding` is set.
+    pub normalize: Option<fn(&mut Doc, &Doc)>,
 }
 
 impl CorrectionDef {
@@ -131,6 +134,7 @@ impl CorrectionDef {
         stamps: &[],
         reason_required: false,
         copy_tax: false,
+        normalize: None,
     };
 }
 
