@@ -157,6 +157,13 @@ pub fn correct(
     let issue_date = opts.issue_date.as_deref().unwrap_or(today);
     doc.insert("issue_date".into(), json!(issue_date));
     doc.insert("preceding".into(), json!([preceding(invoice, code, opts)]));
+    // Add-ons may route the options' extensions (ARCA's document type goes to the invoice).
+    let ext = opts.ext.clone().unwrap_or_default();
+    for addon in crate::addons::active(&doc) {
+        if let Some(f) = addon.corrections.normalize {
+            f(&mut doc, &ext);
+        }
+    }
     Ok(doc)
 }
 

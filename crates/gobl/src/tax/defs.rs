@@ -121,6 +121,9 @@ pub struct CorrectionDef {
     pub reason_required: bool,
     /// Whether the original's tax totals are copied into the preceding reference.
     pub copy_tax: bool,
+    /// Adjusts a prepared correction (the invoice with its `preceding` set) given the
+    /// options' extensions, e.g. to route one of them to the invoice.
+    pub normalize: Option<fn(&mut Doc, &Map<String, Value>)>,
 }
 
 impl CorrectionDef {
@@ -131,6 +134,7 @@ impl CorrectionDef {
         stamps: &[],
         reason_required: false,
         copy_tax: false,
+        normalize: None,
     };
 }
 

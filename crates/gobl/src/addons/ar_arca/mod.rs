@@ -17,7 +17,7 @@ pub static ADDON: AddonDef = AddonDef {
     key: "ar-arca-v4",
     requires: &[],
     invoice_tags: &["monotax"],
-    corrections: CorrectionDef { types: &[], extensions: &["ar-arca-doc-type"], ..CorrectionDef::NONE },
+    corrections: CorrectionDef { types: &[], extensions: &["ar-arca-doc-type"], normalize: Some(correction), ..CorrectionDef::NONE },
     hooks: Hooks { normalize: Some(normalize_invoice), validate: Some(rules::validate_invoice), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "ar-arca-doc-type", codes: &["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "15", "34", "35", "39", "40", "49", "51", "52", "53", "54", "60", "61", "63", "64", "201", "202", "203", "206", "207", "208", "211", "212", "213", "195", "196", "197"], pattern: None },
@@ -186,4 +186,43 @@ fn concept(doc: &mut Doc) {
         (false, false) => return,
     };
     set_ext(tax_mut(doc), "ar-arca-concept", code);
+}
+
+/// A correction keeps the corrected invoice's codes (document type, concept, …) in its
+/// preceding reference, under any the options give; a document type among the options is
+/// the new document's own.
+fn correction(doc: &mut Doc, opts: &Map<String, Value>) {
+    let original = doc
+        .get("tax")
+        .and_then(|t| t.get("ext"))
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let Some(pre) = doc
+        .get_mut("preceding")
+        .and_then(|p| p.get_mut(0))
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let mut ext = original;
+    if let Some(given) = pre.get("ext").and_then(Value::as_object) {
+        for (k, v) in given {
+            if k != "ar-arca-doc-type" {
+                ext.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if ext.is_empty() {
+        pre.remove("ext");
+    } else {
+        pre.insert("ext".into(), Value::Object(ext));
+    }
+    if let Some(code) = opts
+        .get("ar-arca-doc-type")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+    {
+        set_ext(tax_mut(doc), "ar-arca-doc-type", code);
+    }
 }
