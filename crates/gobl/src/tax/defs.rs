@@ -108,6 +108,9 @@ pub struct ScenarioNote {
     pub text: &'static str,
 }
 
+/// Adjusts a prepared correction given the correction options' extensions.
+pub type CorrectionNormalize = fn(&mut Doc, &Map<String, Value>);
+
 /// What a correction (credit note, corrective, debit note) of an invoice may and must carry.
 #[derive(Debug, Clone, Copy)]
 pub struct CorrectionDef {
@@ -123,7 +126,7 @@ pub struct CorrectionDef {
     pub copy_tax: bool,
     /// Adjusts a prepared correction (the invoice with its `preceding` set) given the
     /// options' extensions, e.g. to route one of them to the invoice.
-    pub normalize: Option<fn(&mut Doc, &Map<String, Value>)>,
+    pub normalize: Option<CorrectionNormalize>,
 }
 
 impl CorrectionDef {
