@@ -133,10 +133,8 @@ fn tax_mut(doc: &mut Doc) -> &mut Map<String, Value> {
 /// The document type, unless given: class C under the `monotax` tag, else class A for a
 /// customer with an A status, else class B; then the invoice, debit or credit note of it.
 fn doc_type(doc: &mut Doc) {
-    let given = doc
-        .get("tax")
-        .and_then(|t| t.as_object().and_then(|t| ext_of(t, "ar-arca-doc-type")));
-    if given.is_some_and(|c| !c.is_empty()) {
+    // The reference gives every ARCA invoice a `tax` object, even one left empty.
+    if ext_of(tax_mut(doc), "ar-arca-doc-type").is_some_and(|c| !c.is_empty()) {
         return;
     }
     let monotax = doc
@@ -224,5 +222,62 @@ fn correction(doc: &mut Doc, opts: &Map<String, Value>) {
         .filter(|c| !c.is_empty())
     {
         set_ext(tax_mut(doc), "ar-arca-doc-type", code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn status(customer: Value) -> Value {
+        let mut doc = json!({"type": "standard", "customer": customer});
+        normalize_invoice(doc.as_object_mut().unwrap());
+        doc["customer"]["ext"]["ar-arca-vat-status"].clone()
+    }
+
+    #[test]
+    fn customer_vat_status_suits_its_tax_id() {
+        let ar = json!({"country": "AR", "code": "30987654321"});
+        let br = json!({"country": "BR", "code": "11222333000181"});
+        assert_eq!(status(json!({"tax_id": ar})), "1");
+        assert_eq!(
+            status(json!({"tax_id": ar, "ext": {"ar-arca-vat-status": "10"}})),
+            "10"
+        );
+        assert_eq!(
+            status(json!({"tax_id": ar, "ext": {"ar-arca-vat-status": "5"}})),
+            "1"
+        );
+        assert_eq!(status(json!({"tax_id": br})), "9");
+        assert_eq!(
+            status(json!({"tax_id": br, "ext": {"ar-arca-vat-status": "8"}})),
+            "8"
+        );
+        assert_eq!(
+            status(json!({"tax_id": br, "ext": {"ar-arca-vat-status": "1"}})),
+            "9"
+        );
+        assert_eq!(status(json!({"name": "X"})), "5");
+        assert_eq!(status(json!({"ext": {"ar-arca-vat-status": "7"}})), "7");
+    }
+
+    #[test]
+    fn combos_get_their_rate_code() {
+        let mut doc = json!({"lines": [{"taxes": [
+            {"cat": "VAT", "key": "zero", "rate": "general"},
+            {"cat": "VAT", "rate": "reduced"},
+            {"cat": "VAT", "rate": "increased"},
+            {"cat": "VAT", "percent": "21%"},
+        ]}]});
+        normalize_invoice(doc.as_object_mut().unwrap());
+        let codes: Vec<&Value> = (0..4)
+            .map(|i| &doc["lines"][0]["taxes"][i]["ext"]["ar-arca-vat-rate"])
+            .collect();
+        assert_eq!(codes, [&json!("3"), &json!("4"), &json!("6"), &Value::Null]);
+        // No lines, no concept; a type without a class code, no document type.
+        let mut other = json!({"type": "proforma"});
+        normalize_invoice(other.as_object_mut().unwrap());
+        assert_eq!(other["tax"], json!({}));
     }
 }

@@ -56,13 +56,13 @@ fn at<'a>(v: Option<&'a Value>, k: &str) -> Option<&'a Value> {
     v?.as_object()?.get(k).filter(|x| !x.is_null())
 }
 
-/// Whether a value is present as GOBL's `is.Present` sees it (not empty).
+/// Whether a value is present as GOBL's `is.Present` sees it: an empty text or list is
+/// absent, an object (a struct there) is present even when empty.
 fn present(v: Option<&Value>) -> bool {
     match v {
         None | Some(Value::Null) => false,
         Some(Value::String(s)) => !s.is_empty(),
         Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(o)) => !o.is_empty(),
         Some(_) => true,
     }
 }
