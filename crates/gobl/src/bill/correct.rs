@@ -69,7 +69,7 @@ pub struct Definition {
     pub reason_required: bool,
     /// Whether copying the tax totals is recommended.
     pub copy_tax: bool,
-    normalizers: Vec<fn(&mut Obj, &Obj)>,
+    normalizers: Vec<crate::tax::defs::CorrectionNormalize>,
 }
 
 impl Definition {

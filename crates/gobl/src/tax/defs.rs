@@ -108,6 +108,9 @@ pub struct ScenarioNote {
     pub text: &'static str,
 }
 
+/// Adjusts a prepared correction given the correction options' extensions.
+pub type CorrectionNormalize = fn(&mut Doc, &Map<String, Value>);
+
 /// What a correction (credit note, corrective, debit note) of an invoice may and must carry.
 #[derive(Debug, Clone, Copy)]
 pub struct CorrectionDef {
@@ -121,9 +124,9 @@ pub struct CorrectionDef {
     pub reason_required: bool,
     /// Whether copying the original's tax totals into the preceding reference is recommended.
     pub copy_tax: bool,
-    /// Moves what the options gave (their `ext`) into the new document, once its
-    /// `preceding` is set.
-    pub normalize: Option<fn(&mut Doc, &Doc)>,
+    /// Adjusts a prepared correction (the invoice with its `preceding` set) given the
+    /// options' extensions, e.g. to route one of them to the invoice.
+    pub normalize: Option<CorrectionNormalize>,
 }
 
 impl CorrectionDef {
