@@ -105,3 +105,52 @@ fn invalid_documents_exit_non_zero_with_faults_on_stderr() {
     assert_ne!(code, 0);
     assert!(err.contains("/no/such/file.yaml"), "{err}");
 }
+
+/// A small invoice with the given `$regime` and `$addons` members.
+fn invoice_with(extra: &str) -> String {
+    format!(
+        r#"{{"$schema": "https://gobl.org/draft-0/bill/invoice", {extra} "currency": "EUR",
+            "issue_date": "2024-01-10", "code": "X1",
+            "supplier": {{"name": "S", "tax_id": {{"country": "ES", "code": "B98602642"}}}},
+            "lines": [{{"quantity": "1", "item": {{"name": "A", "price": "10.00"}},
+                       "taxes": [{{"cat": "VAT", "rate": "general"}}]}}]}}"#
+    )
+}
+
+#[test]
+fn an_unknown_regime_or_addon_exits_1_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (extra, named) in [
+        (r#""$regime": "XX","#, "'XX'"),
+        (r#""$addons": ["xx-nothing-v1"],"#, "'xx-nothing-v1'"),
+    ] {
+        let file = tmp.path().join("doc.json");
+        std::fs::write(&file, invoice_with(extra)).unwrap();
+        let (code, out, err) = run_cli(&["gobl", "build", file.to_str().unwrap()]);
+        assert_eq!(code, 1, "stdout: {out}");
+        assert!(err.contains(named), "the fault names {named}: {err}");
+    }
+}
+
+/// The reference's Italian, Polish and Greek examples build to the reference's envelope.
+#[test]
+fn italian_polish_and_greek_examples_build_to_the_reference() {
+    let Some(examples) = examples() else { return };
+    for (input, output) in [
+        ("it/b2b-deffered.json", "it/out/b2b-deffered.json"),
+        (
+            "pl/invoice-simplified.json",
+            "pl/out/invoice-simplified.json",
+        ),
+        ("gr/invoice-el-el.yaml", "gr/out/invoice-el-el.json"),
+    ] {
+        let reference: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(examples.join(output)).unwrap()).unwrap();
+        let path = examples.join(input);
+        let (code, out, err) = run_cli(&["gobl", "build", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{input}: {err}");
+        let built: serde_json::Value = serde_json::from_str(&out).expect("an envelope");
+        assert_eq!(built["doc"], reference["doc"], "{input}");
+        assert_eq!(built["head"]["dig"], reference["head"]["dig"], "{input}");
+    }
+}
