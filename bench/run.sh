@@ -51,6 +51,7 @@ goal() {
     "jobs,"*) echo "≥ 0.50" ;;
     "invoice build, 10 lines"*) echo "≥ 0.30" ;;
     "invoice build, 200 lines"*) echo "≥ 0.40" ;;
+    "invoice build with "*) echo "≥ 0.80 (add-on ≤ 20% more)" ;;
     "resident memory"*) echo "idle < 30 MB" ;;
     *) echo "-" ;;
   esac

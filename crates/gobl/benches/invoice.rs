@@ -80,7 +80,60 @@ fn alternating(a: impl Fn() -> String, b: impl Fn() -> String) -> (f64, f64) {
     (median(ra), median(rb))
 }
 
+/// A reference example of an add-on family, its lines repeated to `lines`, with and without
+/// its `$addons` (the same invoice either way).
+fn with_and_without(example: &str, lines: usize) -> Option<(String, String)> {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
+    let text = std::fs::read_to_string(dir.join(example)).ok()?;
+    let mut v = gobl::builder::parse_input(&text).ok()?;
+    // An example is a bare document or an envelope whose head is still to be built.
+    let mut doc = if v.get("doc").is_some() {
+        v["doc"].take()
+    } else {
+        v
+    };
+    let first = doc["lines"].get(0)?.clone();
+    doc["lines"] = Value::Array(vec![first; lines]);
+    let with = doc.to_string();
+    doc.as_object_mut()?.remove("$addons");
+    Some((with, doc.to_string()))
+}
+
+/// Build whether or not the document validates: an add-on's validation is part of its cost.
+fn build_any(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap();
+    let opts = BuildOptions {
+        uuid: Some(uuid::Uuid::nil()),
+        skip_validation: false,
+    };
+    match build_with(v, &opts) {
+        Ok(env) => serde_json::to_string(&env).unwrap(),
+        Err(inv) => serde_json::to_string(&inv.envelope).unwrap(),
+    }
+}
+
+/// One row per add-on family: the invoice with its add-on against the same without it.
+fn addon_rows() {
+    for (addon, example) in [
+        ("es-verifactu-v1", "es/invoice-es-es-verifactu.yaml"),
+        ("it-sdi-v1", "it/b2b-deffered.json"),
+        ("pl-favat-v3", "pl/invoice-simplified.json"),
+    ] {
+        let Some((with, without)) = with_and_without(example, 10) else {
+            eprintln!("{example}: not found, no row for {addon}");
+            continue;
+        };
+        let (a, b) = alternating(|| build_any(&with), || build_any(&without));
+        println!(
+            "BENCH | invoice build with {addon}, 10 lines | {a:.0}/s | without the add-on {b:.0}/s | {:.2}",
+            a / b
+        );
+    }
+}
+
 fn bench(c: &mut Criterion) {
+    addon_rows();
     for lines in [10usize, 200] {
         let text = invoice(lines);
         let mut g = c.benchmark_group(format!("invoice-{lines}-lines"));
