@@ -1,7 +1,9 @@
 //! Poland and `pl-favat-v3` (KSeF FA(3)): the extensions the add-on fills in, and the
 //! reference's rule ids for what an invoice lacks.
 
-use gobl::builder::{BuildOptions, build_with};
+use std::path::{Path, PathBuf};
+
+use gobl::builder::{BuildOptions, build_with, parse_input};
 use serde_json::{Value, json};
 
 fn invoice(extra: Value) -> Value {
@@ -187,4 +189,68 @@ fn a_bad_nip_is_a_fault() {
     let (_, faults) = build(invoice(json!({ "supplier": supplier })));
     assert_eq!(faults.len(), 1, "{faults:?}");
     assert_eq!(faults[0].1, "doc.supplier.tax_id.code");
+}
+
+#[test]
+fn invoice_type_codes_by_type_and_tag() {
+    let cases = [
+        ("standard", None, "VAT"),
+        ("standard", Some("partial"), "ZAL"),
+        ("standard", Some("settlement"), "ROZ"),
+        ("standard", Some("simplified"), "UPR"),
+        ("credit-note", None, "KOR"),
+        ("credit-note", Some("partial"), "KOR_ZAL"),
+        ("credit-note", Some("settlement"), "KOR_ROZ"),
+    ];
+    for (kind, tag, code) in cases {
+        let tags: Vec<&str> = tag.into_iter().collect();
+        let (env, _) = build(invoice(json!({"type": kind, "$tags": tags})));
+        assert_eq!(
+            env["doc"]["tax"]["ext"]["pl-favat-invoice-type"], code,
+            "{kind} {tag:?}"
+        );
+    }
+    let (env, _) = build(invoice(json!({"$tags": ["reverse-charge"]})));
+    assert_eq!(env["doc"]["tax"]["ext"]["pl-favat-reverse-charge"], "1");
+    assert!(
+        env["doc"]["tax"]["ext"]
+            .get("pl-favat-self-billing")
+            .is_none()
+    );
+}
+
+/// The `pl` folders of the shared examples and of `GOBL_EXTRA_EXAMPLES`, where present.
+fn example_dirs() -> Vec<PathBuf> {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
+    let extra = std::env::var_os("GOBL_EXTRA_EXAMPLES").map(PathBuf::from);
+    [Some(shared), extra]
+        .into_iter()
+        .flatten()
+        .map(|d| d.join("pl"))
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
+#[test]
+fn every_pl_example_builds_to_the_reference_output() {
+    for dir in example_dirs() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let input = entry.path();
+            let stem = input.file_stem().unwrap().to_str().unwrap().to_string();
+            let out = dir.join("out").join(format!("{stem}.json"));
+            if !input.is_file() || !out.is_file() {
+                continue;
+            }
+            let want: Value = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+            let doc = parse_input(&std::fs::read_to_string(&input).unwrap()).unwrap();
+            let opts = BuildOptions {
+                uuid: Some(want["head"]["uuid"].as_str().unwrap().parse().unwrap()),
+                ..BuildOptions::default()
+            };
+            let got = build_with(doc, &opts).map_err(|e| e.faults.to_string());
+            let got = got.unwrap_or_else(|f| panic!("{stem}: {f}"));
+            assert_eq!(got["doc"], want["doc"], "{stem}");
+            assert_eq!(got["head"]["dig"], want["head"]["dig"], "{stem}");
+        }
+    }
 }

@@ -87,6 +87,14 @@ mod tests {
     }
 
     #[test]
+    fn nip_normalisation() {
+        for given in ["9551893317", "PL9551893317", "955-189-33.17"] {
+            let code = crate::bill::normalize_tax_id_code(given, "PL", REGIME.alt_countries);
+            assert_eq!(code, "9551893317", "{given}");
+        }
+    }
+
+    #[test]
     fn nip_through_the_regime_check() {
         assert!(crate::regimes::taxid::check("PL", "9551893317").is_ok());
         assert!(crate::regimes::taxid::check("PL", "1234567890").is_err());
