@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::pl_favat::doc::{array, ext_of, has_tag, obj_at, set_ext, str_at};
+use super::pl_favat::doc::{array, array_mut, ext_of, has_tag, obj_at, set_ext, str_at};
 use crate::addons::{AddonDef, ExtDef};
 use crate::bill::val::{Obj, get_mut};
 use crate::fault::Fault;
@@ -73,12 +73,7 @@ fn normalize_invoice(doc: &mut Obj) {
     if let Some(i) = get_mut(pay, "instructions").and_then(Value::as_object_mut) {
         set_means(i);
     }
-    let advances = get_mut(pay, "advances").and_then(Value::as_array_mut);
-    for a in advances
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object_mut)
-    {
+    for a in array_mut(pay, "advances").filter_map(Value::as_object_mut) {
         set_means(a);
     }
 }

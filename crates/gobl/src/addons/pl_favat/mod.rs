@@ -3,7 +3,7 @@
 //! category and the payment means codes (`normalize`); the rules are FA(3)'s (`rules`).
 
 pub(crate) mod doc;
-pub(crate) mod normalize;
+mod normalize;
 mod rules;
 
 use crate::addons::{AddonDef, ExtDef};

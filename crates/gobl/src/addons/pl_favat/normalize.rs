@@ -8,19 +8,12 @@ use super::doc::{array_mut, has_tag, set_ext, str_at};
 use crate::bill::val::{Obj, get_mut};
 
 /// The add-on's normaliser of an invoice.
-pub(crate) fn normalize_invoice(doc: &mut Obj) {
+pub(super) fn normalize_invoice(doc: &mut Obj) {
     invoice_flags(doc);
     for list in ["lines", "discounts", "charges"] {
-        for item in array_mut(doc, list) {
-            for combo in item
-                .as_object_mut()
-                .map(|o| array_mut(o, "taxes"))
-                .into_iter()
-                .flatten()
-            {
-                if let Some(c) = combo.as_object_mut() {
-                    tax_category(c);
-                }
+        for item in array_mut(doc, list).filter_map(Value::as_object_mut) {
+            for combo in array_mut(item, "taxes").filter_map(Value::as_object_mut) {
+                tax_category(combo);
             }
         }
     }
@@ -82,7 +75,7 @@ const PAYMENT_MEANS: &[(&str, &str)] = &[
 
 /// The code for a means key: its own, else that of the key without its last `+` part, and so
 /// on (`card+debit` is a card).
-pub(crate) fn means_code(mut key: &str) -> Option<&'static str> {
+fn means_code(mut key: &str) -> Option<&'static str> {
     loop {
         if let Some((_, code)) = PAYMENT_MEANS.iter().find(|(k, _)| *k == key) {
             return Some(code);
@@ -91,18 +84,16 @@ pub(crate) fn means_code(mut key: &str) -> Option<&'static str> {
     }
 }
 
-/// Payment instructions and advances carry their means code (shared with `pl-favat-v2`).
-pub(crate) fn payment_means(doc: &mut Obj) {
+/// Payment instructions and advances carry their means code.
+fn payment_means(doc: &mut Obj) {
     let Some(pay) = get_mut(doc, "payment").and_then(Value::as_object_mut) else {
         return;
     };
     if let Some(i) = get_mut(pay, "instructions").and_then(Value::as_object_mut) {
         set_means(i);
     }
-    for a in array_mut(pay, "advances") {
-        if let Some(a) = a.as_object_mut() {
-            set_means(a);
-        }
+    for a in array_mut(pay, "advances").filter_map(Value::as_object_mut) {
+        set_means(a);
     }
 }
 
