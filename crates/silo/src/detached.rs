@@ -54,8 +54,12 @@ impl Silo {
         let Some(options) = options else {
             return Ok(Correction::Options(correct::options_schema(&invoice)));
         };
-        let opts: correct::CorrectionOptions = serde_json::from_value(options.clone())
+        let mut opts: correct::CorrectionOptions = serde_json::from_value(options.clone())
             .map_err(|e| SiloError::invalid("options", e.to_string()))?;
+        // The envelope's own stamps count as given, as GOBL's correction takes the head's.
+        if let Some(stamps) = envelope["head"]["stamps"].as_array() {
+            opts.stamps.extend(stamps.iter().cloned());
+        }
         let today = chrono::Utc::now().date_naive().to_string();
         let doc = correct::correct(&invoice, &opts, &today).map_err(|e| match e.field {
             "$schema" | "code" => SiloError::invalid(format!("data.doc.{}", e.field), e.message),

@@ -6,7 +6,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::val::{Obj, string};
-use crate::regimes;
+use crate::tax::defs::CorrectionDef;
+use crate::{addons, regimes};
 
 /// The types any invoice may be corrected into when its regime does not say.
 const ANY_CORRECTION: &[&str] = &["credit-note", "corrective", "debit-note"];
@@ -55,17 +56,67 @@ fn error(field: &'static str, message: impl Into<String>) -> CorrectionError {
     }
 }
 
-/// The correction types the invoice's regime allows, the default first.
-pub fn correction_types(doc: &Obj) -> &'static [&'static str] {
-    string(doc, "$regime")
-        .and_then(regimes::get)
-        .map(|r| r.corrections.types)
-        .filter(|t| !t.is_empty())
-        .unwrap_or(ANY_CORRECTION)
+/// An invoice's correction definition: its regime's merged with each of its add-ons'.
+#[derive(Debug, Default)]
+pub struct Definition {
+    /// The types a correction may produce, the default first (empty: any).
+    pub types: Vec<&'static str>,
+    /// Extensions the options should give for the preceding reference.
+    pub extensions: Vec<&'static str>,
+    /// Providers of the stamps the preceding reference must carry.
+    pub stamps: Vec<&'static str>,
+    /// Whether a reason is required.
+    pub reason_required: bool,
+    /// Whether copying the tax totals is recommended.
+    pub copy_tax: bool,
+    normalizers: Vec<crate::tax::defs::CorrectionNormalize>,
+}
+
+impl Definition {
+    /// The definition for `doc` (an invoice with its `$regime` and `$addons`).
+    pub fn of(doc: &Obj) -> Definition {
+        let mut d = Definition::default();
+        let regime = string(doc, "$regime").and_then(regimes::get);
+        for c in regime
+            .map(|r| &r.corrections)
+            .into_iter()
+            .chain(addons::active(doc).into_iter().map(|a| &a.corrections))
+        {
+            d.merge(c);
+        }
+        d
+    }
+
+    fn merge(&mut self, c: &CorrectionDef) {
+        let add = |into: &mut Vec<&'static str>, from: &[&'static str]| {
+            for x in from {
+                if !into.contains(x) {
+                    into.push(x);
+                }
+            }
+        };
+        add(&mut self.types, c.types);
+        add(&mut self.extensions, c.extensions);
+        add(&mut self.stamps, c.stamps);
+        self.reason_required |= c.reason_required;
+        self.copy_tax |= c.copy_tax;
+        self.normalizers.extend(c.normalize);
+    }
+}
+
+/// The correction types the invoice's regime and add-ons allow, the default first.
+pub fn correction_types(doc: &Obj) -> Vec<&'static str> {
+    let types = Definition::of(doc).types;
+    if types.is_empty() {
+        ANY_CORRECTION.to_vec()
+    } else {
+        types
+    }
 }
 
 /// A JSON Schema of the options a correction of this invoice accepts.
 pub fn options_schema(doc: &Obj) -> Value {
+    let def = Definition::of(doc);
     let types = correction_types(doc);
     let regime = string(doc, "$regime").unwrap_or("").to_ascii_lowercase();
     let one_of: Vec<Value> = types
@@ -79,7 +130,7 @@ pub fn options_schema(doc: &Obj) -> Value {
     if let Some(s) = string(doc, "series") {
         series["default"] = json!(s);
     }
-    json!({
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("https://gobl.org/draft-0/bill/correction-options?tax_regime={regime}"),
         "title": "Correction Options",
@@ -98,7 +149,34 @@ pub fn options_schema(doc: &Obj) -> Value {
         },
         "required": ["type"],
         "recommended": ["series"]
-    })
+    });
+    let mut recommended = vec!["series"];
+    if !def.extensions.is_empty() {
+        schema["properties"]["ext"] = extensions_schema(&def.extensions);
+        recommended.push("ext");
+    }
+    if def.reason_required {
+        schema["required"] = json!(["type", "reason"]);
+    }
+    if def.copy_tax {
+        recommended.push("copy_tax");
+    }
+    schema["recommended"] = json!(recommended);
+    schema
+}
+
+/// The `ext` option: one property per extension, its codes as `oneOf`.
+fn extensions_schema(keys: &[&str]) -> Value {
+    let mut props = Map::new();
+    for k in keys {
+        let mut prop = json!({"type": "string", "title": k});
+        if let Some(e) = addons::extension(k).filter(|e| !e.codes.is_empty()) {
+            let codes: Vec<Value> = e.codes.iter().map(|c| json!({"const": c})).collect();
+            prop["oneOf"] = Value::Array(codes);
+        }
+        props.insert((*k).into(), prop);
+    }
+    json!({"type": "object", "title": "Extensions", "properties": props, "recommended": keys})
 }
 
 fn describe(kind: &str) -> (&'static str, &'static str) {
@@ -131,6 +209,7 @@ pub fn correct(
         .as_deref()
         .filter(|k| !k.is_empty())
         .ok_or_else(|| error("type", "missing correction type"))?;
+    let def = Definition::of(invoice);
     let allowed = correction_types(invoice);
     if !allowed.contains(&kind) {
         return Err(error(
@@ -147,6 +226,11 @@ pub fn correct(
         return Err(error("issue_date", "a date as YYYY-MM-DD is required"));
     }
 
+    let stamps = required_stamps(&def, opts)?;
+    if def.reason_required && opts.reason.as_deref().is_none_or(str::is_empty) {
+        return Err(error("reason", "missing corrective reason"));
+    }
+
     let mut doc = invoice.clone();
     doc.remove("uuid");
     doc.insert("type".into(), json!(kind));
@@ -156,12 +240,37 @@ pub fn correct(
     doc.remove("code");
     let issue_date = opts.issue_date.as_deref().unwrap_or(today);
     doc.insert("issue_date".into(), json!(issue_date));
-    doc.insert("preceding".into(), json!([preceding(invoice, code, opts)]));
+    doc.insert(
+        "preceding".into(),
+        json!([preceding(invoice, code, opts, stamps)]),
+    );
+    let ext = opts.ext.clone().unwrap_or_default();
+    for normalize in &def.normalizers {
+        normalize(&mut doc, &ext);
+    }
     Ok(doc)
 }
 
+/// The stamps of the options (the caller adds the envelope's own) that the definition
+/// requires, one per provider in its order.
+fn required_stamps(
+    def: &Definition,
+    opts: &CorrectionOptions,
+) -> Result<Vec<Value>, CorrectionError> {
+    def.stamps
+        .iter()
+        .map(|prv| {
+            opts.stamps
+                .iter()
+                .find(|s| s.get("prv").and_then(Value::as_str) == Some(prv))
+                .cloned()
+                .ok_or_else(|| error("stamps", format!("missing stamp: {prv}")))
+        })
+        .collect()
+}
+
 /// The reference to the corrected invoice.
-fn preceding(invoice: &Obj, code: &str, opts: &CorrectionOptions) -> Value {
+fn preceding(invoice: &Obj, code: &str, opts: &CorrectionOptions, stamps: Vec<Value>) -> Value {
     let mut pre = Map::new();
     for key in ["uuid", "type", "issue_date", "series"] {
         if let Some(v) = invoice.get(key) {
@@ -171,6 +280,9 @@ fn preceding(invoice: &Obj, code: &str, opts: &CorrectionOptions) -> Value {
     pre.insert("code".into(), json!(code));
     if let Some(reason) = opts.reason.as_deref().filter(|r| !r.is_empty()) {
         pre.insert("reason".into(), json!(reason));
+    }
+    if !stamps.is_empty() {
+        pre.insert("stamps".into(), Value::Array(stamps));
     }
     if let Some(ext) = opts.ext.as_ref().filter(|e| !e.is_empty()) {
         pre.insert("ext".into(), Value::Object(ext.clone()));
@@ -275,5 +387,63 @@ mod tests {
                 .collect();
             assert_eq!(types, regime.corrections.types, "{}", regime.country);
         }
+    }
+
+    fn with_addon(regime: &str, addon: &str) -> Obj {
+        let mut inv = invoice(regime);
+        inv.insert("$addons".into(), json!([addon]));
+        inv
+    }
+
+    #[test]
+    fn an_addon_adds_its_types_stamps_extensions_and_reason() {
+        let inv = with_addon("CO", "co-dian-v2");
+        let def = Definition::of(&inv);
+        assert_eq!(def.types, ["credit-note", "debit-note"]);
+        assert_eq!(def.stamps, ["dian-cude"]);
+        assert!(def.extensions.contains(&"co-dian-credit-code"));
+        assert!(def.reason_required);
+
+        let mut o = opts("credit-note");
+        o.reason = None;
+        o.stamps = vec![json!({"prv": "dian-cude", "val": "abc"})];
+        assert_eq!(correct(&inv, &o, "2026-02-01").unwrap_err().field, "reason");
+        o.reason = Some("wrong price".into());
+        o.stamps.clear();
+        let e = correct(&inv, &o, "2026-02-01").unwrap_err();
+        assert_eq!(
+            (e.field, e.message.as_str()),
+            ("stamps", "missing stamp: dian-cude")
+        );
+        o.stamps = vec![
+            json!({"prv": "other", "val": "x"}),
+            json!({"prv": "dian-cude", "val": "abc"}),
+        ];
+        let doc = correct(&inv, &o, "2026-02-01").unwrap();
+        assert_eq!(
+            doc["preceding"][0]["stamps"],
+            json!([{"prv": "dian-cude", "val": "abc"}])
+        );
+    }
+
+    #[test]
+    fn the_schema_offers_the_addon_extensions_with_their_codes() {
+        let inv = with_addon("ES", "es-verifactu-v1");
+        let s = options_schema(&inv);
+        let doc_type = &s["properties"]["ext"]["properties"]["es-verifactu-doc-type"];
+        let codes: Vec<&str> = doc_type["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["const"].as_str().unwrap())
+            .collect();
+        assert!(codes.contains(&"R1") && codes.contains(&"F1"), "{codes:?}");
+        assert_eq!(s["recommended"], json!(["series", "ext", "copy_tax"]));
+        // Without the add-on: no extensions to offer.
+        assert!(
+            options_schema(&invoice("ES"))["properties"]
+                .get("ext")
+                .is_none()
+        );
     }
 }

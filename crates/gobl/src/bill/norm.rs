@@ -61,7 +61,10 @@ fn normalize_identity(t: &mut Obj) {
             "GR" => &["EL"],
             _ => &[],
         };
-        let mut n = normalize_tax_id_code(code, &country, alt);
+        let mut n = match country.as_str() {
+            "MX" => crate::regimes::mx::normalize_rfc(code),
+            _ => normalize_tax_id_code(code, &country, alt),
+        };
         if country == "FR"
             && let Some(vat) = crate::regimes::taxid::fr_siren_to_vat(&n)
         {
@@ -234,6 +237,7 @@ fn normalize_items(doc: &mut Obj) {
             .flatten()
         {
             if let Some(o) = d.as_object_mut() {
+                o.retain(|k, _| ALLOWANCE_FIELDS.contains(&k.as_str()));
                 for f in ["amount", "base"] {
                     stringify_amount(o, f);
                 }
@@ -266,6 +270,12 @@ fn legacy_advances(doc: &mut Obj) {
         }
     }
 }
+
+/// Members of a document-level discount or charge; others are dropped, as the reference's
+/// typed decoding does (e.g. a charge's `description`).
+const ALLOWANCE_FIELDS: &[&str] = &[
+    "uuid", "i", "key", "code", "reason", "base", "percent", "amount", "taxes", "ext", "meta",
+];
 
 /// Members of an invoice (and the schema markers); others are unknown and dropped, as the
 /// reference's typed decoding does.

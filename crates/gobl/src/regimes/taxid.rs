@@ -9,10 +9,12 @@ pub fn check(country: &str, code: &str) -> Result<(), String> {
     let Some(regime) = super::get(country).and_then(|r| r.hooks.tax_id) else {
         return Ok(());
     };
-    // Every known format is [A-Z0-9]; the integer parsing below would also take a sign.
+    // Every known format is [A-Z0-9] (Mexico's RFC also takes Ñ and &); the integer parsing
+    // below would also take a sign.
+    let rfc = country == "MX";
     if !code
-        .bytes()
-        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || (rfc && matches!(c, 'Ñ' | '&')))
     {
         return bad("format");
     }

@@ -108,6 +108,9 @@ pub struct ScenarioNote {
     pub text: &'static str,
 }
 
+/// Adjusts a prepared correction given the correction options' extensions.
+pub type CorrectionNormalize = fn(&mut Doc, &Map<String, Value>);
+
 /// What a correction (credit note, corrective, debit note) of an invoice may and must carry.
 #[derive(Debug, Clone, Copy)]
 pub struct CorrectionDef {
@@ -119,8 +122,11 @@ pub struct CorrectionDef {
     pub stamps: &'static [&'static str],
     /// Whether a reason is required.
     pub reason_required: bool,
-    /// Whether the original's tax totals are copied into the preceding reference.
+    /// Whether copying the original's tax totals into the preceding reference is recommended.
     pub copy_tax: bool,
+    /// Adjusts a prepared correction (the invoice with its `preceding` set) given the
+    /// options' extensions, e.g. to route one of them to the invoice.
+    pub normalize: Option<CorrectionNormalize>,
 }
 
 impl CorrectionDef {
@@ -131,6 +137,7 @@ impl CorrectionDef {
         stamps: &[],
         reason_required: false,
         copy_tax: false,
+        normalize: None,
     };
 }
 
