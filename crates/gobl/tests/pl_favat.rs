@@ -1,5 +1,6 @@
-//! Poland and `pl-favat-v3` (KSeF FA(3)): the extensions the add-on fills in, and the
-//! reference's rule ids for what an invoice lacks.
+//! Poland and `pl-favat-v3` (KSeF FA(3)): the extensions the add-on fills in, the reference's
+//! rule ids for what an invoice lacks, the corrections FA(3) and FA(2) allow, and every `pl`
+//! example built to the reference's output.
 
 use std::path::{Path, PathBuf};
 
@@ -253,4 +254,45 @@ fn every_pl_example_builds_to_the_reference_output() {
             assert_eq!(got["head"]["dig"], want["head"]["dig"], "{stem}");
         }
     }
+}
+
+fn correct(addon: &str, opts: Value) -> Result<Value, String> {
+    let mut original = invoice(json!({"$addons": [addon]}));
+    original["code"] = json!("FV-7");
+    let opts: gobl::bill::correct::CorrectionOptions = serde_json::from_value(opts).unwrap();
+    let doc = gobl::bill::correct::correct(original.as_object().unwrap(), &opts, "2026-03-01");
+    doc.map(Value::Object).map_err(|e| e.field.to_string())
+}
+
+#[test]
+fn a_ksef_correction_is_a_credit_note_keeping_the_ksef_number() {
+    let stamp = json!({"prv": "favat-ksef-number", "val": "9551893317-20260201-0A1B2C-D3"});
+    let err = correct(
+        "pl-favat-v3",
+        json!({"type": "corrective", "stamps": [stamp]}),
+    );
+    assert_eq!(err.unwrap_err(), "type");
+    let err = correct("pl-favat-v3", json!({"type": "credit-note"}));
+    assert_eq!(err.unwrap_err(), "stamps");
+    let doc = correct(
+        "pl-favat-v3",
+        json!({"type": "credit-note", "stamps": [stamp]}),
+    )
+    .unwrap();
+    assert_eq!(doc["preceding"][0]["stamps"], json!([stamp]));
+    assert_eq!(doc["preceding"][0]["code"], "FV-7");
+}
+
+#[test]
+fn a_fa2_correction_needs_a_reason() {
+    let stamp = json!({"prv": "favat-id", "val": "1"});
+    let err = correct(
+        "pl-favat-v2",
+        json!({"type": "credit-note", "stamps": [stamp]}),
+    );
+    assert_eq!(err.unwrap_err(), "reason");
+    let opts = json!({"type": "credit-note", "stamps": [stamp], "reason": "zwrot",
+                      "ext": {"pl-favat-effective-date": "2"}});
+    let doc = correct("pl-favat-v2", opts).unwrap();
+    assert_eq!(doc["preceding"][0]["ext"]["pl-favat-effective-date"], "2");
 }
