@@ -22,7 +22,7 @@ impl Faults<'_> {
 }
 
 /// The add-on's faults of a calculated invoice.
-pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
+pub(super) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
     let mut f = Faults(faults);
     if !converts_to_pln(doc) {
         f.invoice(
