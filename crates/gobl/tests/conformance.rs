@@ -46,12 +46,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("it/hotel-custom.yaml", "add-on it-sdi-v1 not complete"),
     ("no/credit-note-no.yaml", "regime code not complete"),
     ("no/invoice-no-standard.yaml", "regime code not complete"),
-    ("pl/credit-note-prepayment.json", "TODO"),
-    ("pl/invoice-group-vat.json", "TODO"),
-    ("pl/invoice-payment-card.json", "TODO"),
-    ("pl/invoice-reverse-charge.json", "TODO"),
-    ("pl/invoice-settlement.json", "TODO"),
-    ("pl/invoice-simplified.json", "TODO"),
     ("zw/invoice-zw.yaml", "regime code not complete"),
 ];
 

@@ -1,4 +1,10 @@
-//! `pl-favat-v3`: Polish KSeF FA_VAT FA(3) (extensions, scenarios and corrections from the GOBL add-on definition).
+//! `pl-favat-v3`: Polish KSeF FA_VAT FA(3) (extensions, scenarios and corrections from the GOBL
+//! add-on definition). Its code: the normaliser fills in the invoice flags, each combo's rate
+//! category and the payment means codes (`normalize`); the rules are FA(3)'s (`rules`).
+
+pub(crate) mod doc;
+mod normalize;
+mod rules;
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::tax::defs::*;
@@ -10,7 +16,7 @@ pub static ADDON: AddonDef = AddonDef {
     requires: &[],
     invoice_tags: &["settlement"],
     corrections: CorrectionDef { types: &["credit-note"], stamps: &["favat-ksef-number"], ..CorrectionDef::NONE },
-    hooks: Hooks::NONE,
+    hooks: Hooks { normalize: Some(normalize::normalize_invoice), validate: Some(rules::validate_invoice), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "pl-favat-tax-category", codes: &["1", "2", "3", "4", "5", "6.1", "6.2", "6.3", "7", "8", "9", "10", "11"], pattern: None },
         ExtDef { key: "pl-favat-invoice-type", codes: &["VAT", "ZAL", "ROZ", "UPR", "KOR", "KOR_ZAL", "KOR_ROZ"], pattern: None },

@@ -1,0 +1,52 @@
+//! Small readers and writers of the invoice tree that the FA_VAT add-ons share.
+
+use serde_json::Value;
+
+use crate::bill::val::{Obj, get, get_mut};
+
+/// The string at `o[k]`, or `""`.
+pub(crate) fn str_at<'a>(o: &'a Obj, k: &str) -> &'a str {
+    get(o, k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The object at `o[k]`.
+pub(crate) fn obj_at<'a>(o: &'a Obj, k: &str) -> Option<&'a Obj> {
+    get(o, k).and_then(Value::as_object)
+}
+
+/// The items of the array at `o[k]` (none when absent).
+pub(crate) fn array<'a>(o: &'a Obj, k: &str) -> &'a [Value] {
+    get(o, k)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// The items of the array at `o[k]`, to edit.
+pub(crate) fn array_mut<'a>(o: &'a mut Obj, k: &str) -> impl Iterator<Item = &'a mut Value> {
+    get_mut(o, k)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+}
+
+/// The extension `key` of `o.ext`, or `""`.
+pub(crate) fn ext_of<'a>(o: &'a Obj, key: &str) -> &'a str {
+    obj_at(o, "ext").map_or("", |e| str_at(e, key))
+}
+
+/// Sets extension `key` of `o.ext` to `code`, creating the map when needed.
+pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
+    let ext = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
+    if !ext.is_object() {
+        *ext = Value::Object(Obj::new());
+    }
+    if let Some(e) = ext.as_object_mut() {
+        e.insert(key.into(), Value::String(code.into()));
+    }
+}
+
+/// Whether the document lists `tag` in `$tags`.
+pub(crate) fn has_tag(doc: &Obj, tag: &str) -> bool {
+    array(doc, "$tags").iter().any(|t| t.as_str() == Some(tag))
+}
