@@ -96,6 +96,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
         .or_else(|| head.get("uuid").and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     head.insert("uuid".into(), Value::String(uuid));
+    crate::routing::route(&mut head, &doc);
     head.insert("dig".into(), json!({"alg": dig.alg, "val": dig.val}));
     let mut ordered = Map::new();
     for k in ["uuid", "dig"] {
