@@ -58,7 +58,7 @@ fn normalize_identity(t: &mut Obj) {
     if let Some(code) = string(t, "code") {
         let alt: &[&str] = match country.as_str() {
             "GB" => &["XI", "XU"],
-            "GR" => &["EL"],
+            "EL" | "GR" => &["EL", "GR"],
             _ => &[],
         };
         let mut n = normalize_tax_id_code(code, &country, alt);
@@ -68,6 +68,10 @@ fn normalize_identity(t: &mut Obj) {
             n = vat;
         }
         t.insert("code".into(), Value::String(n));
+    }
+    if country == "GR" {
+        // Greece's tax country is EL, whichever code the identity was given with.
+        t.insert("country".into(), Value::String("EL".into()));
     }
 }
 
