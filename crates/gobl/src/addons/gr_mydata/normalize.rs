@@ -219,6 +219,24 @@ mod tests {
     }
 
     #[test]
+    fn every_exemption_cause_keeps_its_code_and_implies_a_key() {
+        for n in 1..=31 {
+            let code = n.to_string();
+            let c = combo(json!({"cat": "VAT", "ext": {"gr-mydata-exemption": code}}));
+            assert_eq!(c["ext"]["gr-mydata-exemption"], code.as_str());
+            assert_eq!(c["ext"]["gr-mydata-vat-rate"], "7");
+            let key = match n {
+                1..=4 | 24 | 29..=31 => "outside-scope",
+                8 | 28 => "export",
+                14 => "intra-community",
+                16 => "reverse-charge",
+                _ => "exempt",
+            };
+            assert_eq!(c["key"], key, "{code}");
+        }
+    }
+
+    #[test]
     fn payment_means_falls_back_to_the_base_key() {
         let mut o = json!({"key": "credit-transfer+sepa"})
             .as_object()
