@@ -130,3 +130,18 @@ fn choruspro_rule_ids() {
         assert!(faults.iter().any(|f| f == code), "{code} in {faults:?}");
     }
 }
+
+#[test]
+fn choruspro_checks_every_party() {
+    let mut doc = choruspro_invoice();
+    doc["lines"][0]["seller"] = json!({"name": "Seller"});
+    let faults = build_with(doc, &BuildOptions::default())
+        .unwrap_err()
+        .faults
+        .0;
+    let fault = faults
+        .iter()
+        .find(|f| f.code == "GOBL-FR-CHORUSPRO-ORG-PARTY-01")
+        .expect("a party without a scheme");
+    assert_eq!(fault.paths, ["doc.lines[0].seller.ext"]);
+}

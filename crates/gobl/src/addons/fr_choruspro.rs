@@ -28,17 +28,16 @@ pub static ADDON: AddonDef = AddonDef {
 const FRAMEWORK: &str = "fr-choruspro-framework";
 const SCHEME: &str = "fr-choruspro-scheme";
 
-/// Where parties sit in an invoice: `(member, sub-member)`; `lines` is a list.
-const PARTIES: &[(&str, Option<&str>)] = &[
-    ("supplier", None),
-    ("customer", None),
-    ("ordering", Some("buyer")),
-    ("ordering", Some("seller")),
-    ("ordering", Some("issuer")),
-    ("delivery", Some("receiver")),
-    ("payment", Some("payee")),
-    ("payment", Some("payer")),
-    ("lines", Some("seller")),
+/// JSON pointers to the parties of an invoice (besides each line's seller).
+const PARTIES: &[&str] = &[
+    "/supplier",
+    "/customer",
+    "/ordering/buyer",
+    "/ordering/seller",
+    "/ordering/issuer",
+    "/delivery/receiver",
+    "/payment/payee",
+    "/payment/payer",
 ];
 
 fn normalize(doc: &mut Doc) {
@@ -63,7 +62,16 @@ fn normalize(doc: &mut Doc) {
             set_amount(line, "quantity", q);
         }
     }
-    for_each_party(doc, party_scheme);
+    for p in party_pointers(doc) {
+        let (member, rest) = split_pointer(&p);
+        if let Some(party) = doc
+            .get_mut(member)
+            .and_then(|v| v.pointer_mut(rest))
+            .and_then(Value::as_object_mut)
+        {
+            party_scheme(party);
+        }
+    }
 }
 
 fn items_mut<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Obj> {
@@ -74,64 +82,40 @@ fn items_mut<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Ob
         .filter_map(Value::as_object_mut)
 }
 
-/// Calls `f` with every party of the invoice.
-fn for_each_party(doc: &mut Obj, mut f: impl FnMut(&mut Obj)) {
-    for (member, sub) in PARTIES {
-        match (*member, sub) {
-            ("lines", Some(sub)) => {
-                for line in items_mut(doc, "lines") {
-                    if let Some(p) = line.get_mut(*sub).and_then(Value::as_object_mut) {
-                        f(p);
-                    }
-                }
-            }
-            (m, None) => {
-                if let Some(p) = doc.get_mut(m).and_then(Value::as_object_mut) {
-                    f(p);
-                }
-            }
-            (m, Some(sub)) => {
-                if let Some(p) = doc
-                    .get_mut(m)
-                    .and_then(|v| v.get_mut(*sub))
-                    .and_then(Value::as_object_mut)
-                {
-                    f(p);
-                }
-            }
-        }
-    }
+/// JSON pointers to every party of the invoice.
+fn party_pointers(doc: &Obj) -> Vec<String> {
+    let sellers = (0..list(doc, "lines").len()).map(|i| format!("/lines/{i}/seller"));
+    PARTIES
+        .iter()
+        .map(|p| p.to_string())
+        .chain(sellers)
+        .collect()
 }
 
-/// The party's paths and objects, for validation.
+/// A pointer's first member and the pointer to the rest (`/a/b` → `a`, `/b`).
+fn split_pointer(p: &str) -> (&str, &str) {
+    let p = &p[1..];
+    p.find('/').map_or((p, ""), |i| (&p[..i], &p[i..]))
+}
+
+/// The parties of the invoice with their fault paths.
 fn parties(doc: &Obj) -> Vec<(String, &Obj)> {
-    let mut out = Vec::new();
-    for (member, sub) in PARTIES {
-        match (*member, sub) {
-            ("lines", Some(sub)) => {
-                for (i, line) in list(doc, "lines").iter().enumerate() {
-                    if let Some(p) = line.get(*sub).and_then(Value::as_object) {
-                        out.push((format!("doc.lines[{i}].{sub}"), p));
-                    }
-                }
-            }
-            (m, None) => {
-                if let Some(p) = doc.get(m).and_then(Value::as_object) {
-                    out.push((format!("doc.{m}"), p));
-                }
-            }
-            (m, Some(sub)) => {
-                if let Some(p) = doc
-                    .get(m)
-                    .and_then(|v| v.get(*sub))
-                    .and_then(Value::as_object)
-                {
-                    out.push((format!("doc.{m}.{sub}"), p));
-                }
-            }
-        }
-    }
-    out
+    let at = |p: &str| {
+        let (member, rest) = split_pointer(p);
+        doc.get(member)?.pointer(rest)?.as_object()
+    };
+    let path = |p: &str| {
+        p.split('/')
+            .skip(1)
+            .fold(String::from("doc"), |acc, seg| match seg.parse::<usize>() {
+                Ok(i) => format!("{acc}[{i}]"),
+                Err(_) => format!("{acc}.{seg}"),
+            })
+    };
+    party_pointers(doc)
+        .iter()
+        .filter_map(|p| Some((path(p), at(p)?)))
+        .collect()
 }
 
 fn list<'a>(o: &'a Obj, key: &str) -> &'a [Value] {
