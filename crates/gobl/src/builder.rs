@@ -96,6 +96,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
         .or_else(|| head.get("uuid").and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     head.insert("uuid".into(), Value::String(uuid));
+    crate::routing::route(&mut head, &doc);
     head.insert("dig".into(), json!({"alg": dig.alg, "val": dig.val}));
     let mut ordered = Map::new();
     for k in ["uuid", "dig"] {
@@ -163,8 +164,28 @@ pub fn parse_input(text: &str) -> Result<Value, String> {
             if t.trim_start().starts_with('{') {
                 return Err(format!("invalid JSON: {je}"));
             }
-            yaml_serde::from_str::<Value>(t).map_err(|e| format!("invalid YAML: {e}"))
+            let mut v =
+                yaml_serde::from_str::<Value>(t).map_err(|e| format!("invalid YAML: {e}"))?;
+            integral_floats(&mut v);
+            Ok(v)
         }
+    }
+}
+
+/// YAML floats with no fraction (`20.000000`) become integers, as the reference's YAML to
+/// JSON conversion writes them (`20`): an amount read from them has no decimals.
+fn integral_floats(v: &mut Value) {
+    match v {
+        Value::Number(n) => {
+            if let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.fract() == 0.0)
+                && f.abs() < 1e15
+            {
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(integral_floats),
+        Value::Object(o) => o.values_mut().for_each(integral_floats),
+        _ => {}
     }
 }
 

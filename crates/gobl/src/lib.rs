@@ -12,6 +12,7 @@ pub use fault::{Fault, Faults, FieldError};
 pub mod json;
 pub mod num;
 pub mod regimes;
+mod routing;
 pub mod sign;
 pub mod tax;
 pub mod validate;

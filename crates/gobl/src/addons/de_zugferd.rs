@@ -1,4 +1,5 @@
-//! `de-zugferd-v2`: German ZUGFeRD 2.X (extensions, scenarios and corrections from the GOBL add-on definition).
+//! `de-zugferd-v2`: German ZUGFeRD 2.x. As in the reference, a placeholder: it only brings in
+//! `eu-en16931-v2017`, whose normalisation and rules do the work.
 
 use crate::addons::AddonDef;
 use crate::tax::defs::*;

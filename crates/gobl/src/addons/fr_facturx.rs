@@ -1,4 +1,5 @@
-//! `fr-facturx-v1`: French Factur-X v1 (extensions, scenarios and corrections from the GOBL add-on definition).
+//! `fr-facturx-v1`: French Factur-X 1.x. As in the reference, a placeholder: it only brings in
+//! `eu-en16931-v2017`, whose normalisation and rules do the work.
 
 use crate::addons::AddonDef;
 use crate::tax::defs::*;

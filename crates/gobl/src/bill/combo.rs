@@ -204,17 +204,19 @@ impl Combo {
         }
         if let Some(c) = &self.country {
             r = regimes::get(c);
-            if r.is_none() {
-                // A country folio has no tables for: keep what the combo states.
-                return Ok(());
-            }
         }
-        let Some(r) = r else { return Ok(()) };
-        let Some(cd) = r.category(&self.cat) else {
-            return Err(CalcError::new(
-                format!("{path}.cat"),
-                format!("'{}' not defined in regime", self.cat),
-            ));
+        let cd = match r {
+            Some(r) => r.category(&self.cat).ok_or_else(|| {
+                CalcError::new(
+                    format!("{path}.cat"),
+                    format!("'{}' not defined in regime", self.cat),
+                )
+            })?,
+            // No regime: GOBL's global categories (VAT, GST) still give keys.
+            None => match crate::tax::global::category(&self.cat) {
+                Some(cd) => cd,
+                None => return Ok(()),
+            },
         };
         self.retained = cd.retained;
         self.informative = cd.informative;

@@ -58,7 +58,7 @@ fn normalize_identity(t: &mut Obj) {
     if let Some(code) = string(t, "code") {
         let alt: &[&str] = match country.as_str() {
             "GB" => &["XI", "XU"],
-            "GR" => &["EL"],
+            "EL" | "GR" => &["EL", "GR"],
             _ => &[],
         };
         let mut n = match country.as_str() {
@@ -71,6 +71,10 @@ fn normalize_identity(t: &mut Obj) {
             n = vat;
         }
         t.insert("code".into(), Value::String(n));
+    }
+    if country == "GR" {
+        // Greece's tax country is EL, whichever code the identity was given with.
+        t.insert("country".into(), Value::String("EL".into()));
     }
 }
 

@@ -1,4 +1,9 @@
-//! `gr-mydata-v1`: Greece MyData v1.x (extensions, scenarios and corrections from the GOBL add-on definition).
+//! `gr-mydata-v1`: Greece's myDATA reporting. Invoices carry the myDATA invoice type (from
+//! the scenarios below), VAT combos their VAT rate category and exemption cause, payments
+//! their means, charges their tax type ([`normalize`]); [`rules`] checks what myDATA needs.
+
+mod normalize;
+mod rules;
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::tax::defs::*;
@@ -10,7 +15,7 @@ pub static ADDON: AddonDef = AddonDef {
     requires: &[],
     invoice_tags: &["islands", "goods", "services", "export", "eu"],
     corrections: CorrectionDef::NONE,
-    hooks: Hooks::NONE,
+    hooks: Hooks { normalize: Some(normalize::invoice), validate: Some(rules::invoice), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "gr-mydata-vat-rate", codes: &["1", "2", "3", "4", "5", "6", "7", "8"], pattern: None },
         ExtDef { key: "gr-mydata-invoice-type", codes: &["1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "3.1", "3.2", "5.1", "5.2", "6.1", "6.2", "7.1", "8.1", "8.2", "11.1", "11.2", "11.3", "11.4", "11.5", "13.1", "13.2", "13.3", "13.4", "13.30", "13.31", "14.1", "14.2", "14.3", "14.4", "14.5", "14.30", "14.31", "15.1", "16.1", "17.1", "17.2", "17.3", "17.4", "17.5", "17.6"], pattern: None },
@@ -40,3 +45,26 @@ pub static ADDON: AddonDef = AddonDef {
         Scenario { types: &["credit-note"], tags: &["goods", "simplified", "self-billed"], ext: &[("gr-mydata-invoice-type", "11.5")], ..Scenario::NONE },
     ],
 };
+
+/// The VAT rate category of a combo (`1`–`6` by rate, `7` without VAT, `8` without a
+/// category).
+pub(crate) const VAT_RATE: &str = "gr-mydata-vat-rate";
+/// The myDATA invoice type.
+pub(crate) const INVOICE_TYPE: &str = "gr-mydata-invoice-type";
+/// Why a combo carries no VAT.
+pub(crate) const EXEMPTION: &str = "gr-mydata-exemption";
+/// Income classification category and type of an item.
+pub(crate) const INCOME_CAT: &str = "gr-mydata-income-cat";
+pub(crate) const INCOME_TYPE: &str = "gr-mydata-income-type";
+/// Payment means of instructions and advances.
+pub(crate) const PAYMENT_MEANS: &str = "gr-mydata-payment-means";
+/// A charge's tax type, and the code of its kind of tax.
+pub(crate) const TAX_TYPE: &str = "gr-mydata-tax-type";
+pub(crate) const FEE: &str = "gr-mydata-fee";
+pub(crate) const OTHER_TAX: &str = "gr-mydata-other-tax";
+pub(crate) const STAMP_DUTY: &str = "gr-mydata-stamp-duty";
+
+/// Tax type codes of charges.
+pub(crate) const TAX_TYPE_FEE: &str = "2";
+pub(crate) const TAX_TYPE_OTHER: &str = "3";
+pub(crate) const TAX_TYPE_STAMP_DUTY: &str = "4";
