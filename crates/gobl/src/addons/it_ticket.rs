@@ -10,7 +10,7 @@ use crate::bill::val::Obj;
 use crate::fault::Fault;
 use crate::num::Percentage;
 use crate::regimes::it::walk::{
-    self, array, array_mut, delete_ext, entries, has_ext, object, present, set_ext, text,
+    self, Rules, array_mut, delete_ext, entries, has_ext, object, present, set_ext, text,
 };
 use crate::tax::defs::*;
 
@@ -143,25 +143,24 @@ fn key_from_nature(c: &mut Obj) {
 
 /// Adds the faults of a ticket.
 fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
-    let mut rule = |ok: bool, path: &str, id: &str, message: &str| {
-        if !ok {
-            faults.push(Fault::at(path, &format!("GOBL-IT-TICKET-{id}"), message));
-        }
+    let mut r = Rules {
+        family: "GOBL-IT-TICKET",
+        faults,
     };
-    let cur = text(doc, "currency");
-    let eur = cur == "EUR"
-        || array(doc, "exchange_rates").iter().any(|r| {
-            r.get("from").and_then(Value::as_str) == Some(cur)
-                && r.get("to").and_then(Value::as_str) == Some("EUR")
-        });
-    rule(
-        eur,
+    invoice_rules(&mut r, doc);
+    line_rules(&mut r, doc);
+    walk::combos(doc, |p, combo| combo_rules(&mut r, p, combo));
+}
+
+fn invoice_rules(r: &mut Rules, doc: &Doc) {
+    r.check(
+        walk::convertible_to_eur(doc),
         "doc",
         "BILL-INVOICE-08",
         "invoice must be in EUR or provide exchange rate for conversion",
     );
     let tax = object(doc, "tax");
-    rule(
+    r.check(
         tax.is_some(),
         "doc.tax",
         "BILL-INVOICE-01",
@@ -170,13 +169,13 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
     if let Some(tax) = tax {
         let pi = text(tax, "prices_include");
         let p = "doc.tax.prices_include";
-        rule(
+        r.check(
             !pi.is_empty(),
             p,
             "BILL-INVOICE-02",
             "prices_include is required",
         );
-        rule(
+        r.check(
             pi.is_empty() || pi == "VAT",
             p,
             "BILL-INVOICE-03",
@@ -184,34 +183,39 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
         );
     }
     if let Some(s) = object(doc, "supplier") {
-        rule(
+        r.check(
             object(s, "tax_id").is_some(),
             "doc.supplier.tax_id",
             "BILL-INVOICE-04",
             "supplier tax ID is required",
         );
     }
-    let corrective = text(doc, "type") == "corrective";
-    if corrective {
-        rule(
+    if is_corrective(doc) {
+        r.check(
             present(doc.get("preceding")),
             "doc.preceding",
             "BILL-INVOICE-05",
             "preceding documents are required for corrective invoices",
         );
     }
+}
+
+fn is_corrective(doc: &Doc) -> bool {
+    text(doc, "type") == "corrective"
+}
+
+/// Lines need VAT; a corrective's lines the AdE reference of the line they correct.
+fn line_rules(r: &mut Rules, doc: &Doc) {
+    let corrective = is_corrective(doc);
     for (lp, line) in entries(doc, "lines", "doc") {
-        let vat = array(line, "taxes")
-            .iter()
-            .any(|t| t.get("cat").and_then(Value::as_str) == Some("VAT"));
-        rule(
-            vat,
+        r.check(
+            walk::has_category(line, "VAT"),
             &lp,
             "BILL-INVOICE-06",
             "line taxes must include VAT category",
         );
         if corrective {
-            rule(
+            r.check(
                 has_ext(line, LINE_REF),
                 &format!("{lp}.ext"),
                 "BILL-INVOICE-07",
@@ -219,27 +223,29 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
             );
         }
     }
-    walk::combos(doc, |p, combo| {
-        if text(combo, "cat") != "VAT" {
-            return;
-        }
-        let percent = text(combo, "percent");
-        if percent.is_empty() {
-            rule(
-                has_ext(combo, EXEMPT),
-                &format!("{p}.ext"),
-                "TAX-COMBO-01",
-                "exempt VAT combo requires 'it-ticket-exempt' extension",
-            );
-        } else {
-            rule(
-                accepted_percent(percent),
-                &format!("{p}.percent"),
-                "TAX-COMBO-02",
-                "must be a valid value",
-            );
-        }
-    });
+}
+
+/// VAT needs a nature without a percent, and one of the AdE's percentages with one.
+fn combo_rules(r: &mut Rules, p: &str, combo: &Obj) {
+    if text(combo, "cat") != "VAT" {
+        return;
+    }
+    let percent = text(combo, "percent");
+    if percent.is_empty() {
+        r.check(
+            has_ext(combo, EXEMPT),
+            &format!("{p}.ext"),
+            "TAX-COMBO-01",
+            "exempt VAT combo requires 'it-ticket-exempt' extension",
+        );
+    } else {
+        r.check(
+            accepted_percent(percent),
+            &format!("{p}.percent"),
+            "TAX-COMBO-02",
+            "must be a valid value",
+        );
+    }
 }
 
 /// Whether a VAT percentage is one the AdE accepts (compared by value: `22.0%` is `22%`).

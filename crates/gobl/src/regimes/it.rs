@@ -174,37 +174,27 @@ fn move_individual_tax_code(party: &mut Obj) {
 
 /// Checks every fiscal-code identity of an Italian invoice.
 fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
+    let mut r = walk::Rules {
+        family: "GOBL-IT-ORG-IDENTITY",
+        faults,
+    };
     walk::objects(doc, "doc", &mut |path, o| {
         for (p, id) in walk::entries(o, "identities", path) {
             if walk::text(id, "key") == FISCAL_CODE {
-                check_fiscal_code(&format!("{p}.code"), walk::text(id, "code"), faults);
+                check_fiscal_code(&mut r, &format!("{p}.code"), walk::text(id, "code"));
             }
         }
     });
 }
 
-fn check_fiscal_code(path: &str, code: &str, faults: &mut Vec<Fault>) {
-    const RULES: &str = "GOBL-IT-ORG-IDENTITY";
+/// A fiscal code is present, well formed and has the right check character.
+fn check_fiscal_code(r: &mut walk::Rules, path: &str, code: &str) {
+    r.check(!code.is_empty(), path, "01", "fiscal code is required");
     if code.is_empty() {
-        faults.push(Fault::at(
-            path,
-            &format!("{RULES}-01"),
-            "fiscal code is required",
-        ));
         return;
     }
-    if !fiscal_code::format_valid(code) {
-        faults.push(Fault::at(
-            path,
-            &format!("{RULES}-02"),
-            "invalid fiscal code format",
-        ));
-    }
-    if !fiscal_code::checksum_valid(code) {
-        faults.push(Fault::at(
-            path,
-            &format!("{RULES}-03"),
-            "invalid fiscal code check digit",
-        ));
-    }
+    let format = fiscal_code::format_valid(code);
+    r.check(format, path, "02", "invalid fiscal code format");
+    let checksum = fiscal_code::checksum_valid(code);
+    r.check(checksum, path, "03", "invalid fiscal code check digit");
 }

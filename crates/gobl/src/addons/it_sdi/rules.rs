@@ -7,30 +7,18 @@ use super::{DOCUMENT_TYPE, EXEMPT, FISCAL_REGIME, FORMAT, FUND_TYPE, PAYMENT_MEA
 use crate::bill::val::Obj;
 use crate::fault::Fault;
 use crate::regimes::it::FISCAL_CODE;
-use crate::regimes::it::walk::{self, array, entries, has_ext, object, present, text};
+use crate::regimes::it::walk::{self, Rules, array, entries, has_ext, object, present, text};
 use crate::tax::defs::Doc;
 
 /// Retained categories of the Italian regime, which need a withholding type.
 const RETAINED_CATEGORIES: &[&str] = &["IRPEF", "IRES", "INPS", "ENASARCO", "ENPAM", "CP"];
 
-/// The faults found so far, each under a rule of the reference.
-struct Check<'f> {
-    faults: &'f mut Vec<Fault>,
-}
-
-impl Check<'_> {
-    /// Adds the fault of rule `object-nn` at `path` unless `ok`.
-    fn rule(&mut self, ok: bool, path: &str, rule: &str, message: &str) {
-        if !ok {
-            let code = format!("GOBL-IT-SDI-{rule}");
-            self.faults.push(Fault::at(path, &code, message));
-        }
-    }
-}
-
 /// Adds the faults of an invoice under `it-sdi-v1`.
 pub(super) fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
-    let mut c = Check { faults };
+    let mut c = Rules {
+        family: "GOBL-IT-SDI",
+        faults,
+    };
     invoice(&mut c, doc);
     supplier(&mut c, doc);
     customer(&mut c, doc);
@@ -47,22 +35,22 @@ pub(super) fn latin1(s: &str) -> bool {
     s.chars().all(|ch| u32::from(ch) <= 0xFF)
 }
 
-fn invoice(c: &mut Check, doc: &Doc) {
-    c.rule(
-        convertible_to_eur(doc),
+fn invoice(c: &mut Rules, doc: &Doc) {
+    c.check(
+        walk::convertible_to_eur(doc),
         "doc",
         "BILL-INVOICE-22",
         "invoice must be in EUR or provide exchange rate for conversion",
     );
     let tax = object(doc, "tax");
-    c.rule(
+    c.check(
         tax.is_some(),
         "doc.tax",
         "BILL-INVOICE-01",
         "tax is required",
     );
     if let Some(tax) = tax {
-        c.rule(
+        c.check(
             has_ext(tax, FORMAT) && has_ext(tax, DOCUMENT_TYPE),
             "doc.tax.ext",
             "BILL-INVOICE-02",
@@ -74,7 +62,7 @@ fn invoice(c: &mut Check, doc: &Doc) {
         .is_some_and(|t| !array(t, "due_dates").is_empty());
     if instructions_needed {
         let given = object(doc, "payment").is_some_and(|p| object(p, "instructions").is_some());
-        c.rule(
+        c.check(
             given,
             "doc",
             "BILL-INVOICE-21",
@@ -83,47 +71,37 @@ fn invoice(c: &mut Check, doc: &Doc) {
     }
 }
 
-/// The currency is the euro, or an exchange rate converts it into euros.
-fn convertible_to_eur(doc: &Doc) -> bool {
-    let cur = text(doc, "currency");
-    cur == "EUR"
-        || array(doc, "exchange_rates").iter().any(|r| {
-            r.get("from").and_then(Value::as_str) == Some(cur)
-                && r.get("to").and_then(Value::as_str) == Some("EUR")
-        })
-}
-
-fn supplier(c: &mut Check, doc: &Doc) {
+fn supplier(c: &mut Rules, doc: &Doc) {
     let Some(s) = object(doc, "supplier") else {
         return;
     };
     let p = "doc.supplier";
-    c.rule(
+    c.check(
         latin1(text(s, "name")),
         &format!("{p}.name"),
         "BILL-INVOICE-03",
         "supplier name must use Latin-1 characters",
     );
-    c.rule(
+    c.check(
         present(s.get("addresses")),
         &format!("{p}.addresses"),
         "BILL-INVOICE-04",
         "supplier addresses are required",
     );
-    c.rule(
+    c.check(
         has_ext(s, FISCAL_REGIME),
         &format!("{p}.ext"),
         "BILL-INVOICE-05",
         "supplier requires 'it-sdi-fiscal-regime' extension",
     );
     if let Some(reg) = object(s, "registration") {
-        c.rule(
+        c.check(
             present(reg.get("entry")),
             &format!("{p}.registration.entry"),
             "BILL-INVOICE-06",
             "supplier registration entry is required when registration is present",
         );
-        c.rule(
+        c.check(
             present(reg.get("office")),
             &format!("{p}.registration.office"),
             "BILL-INVOICE-07",
@@ -133,7 +111,7 @@ fn supplier(c: &mut Check, doc: &Doc) {
     if walk::is_italian(s) {
         for (tp, tel) in entries(s, "telephones", p) {
             let n = text(tel, "num").len();
-            c.rule(
+            c.check(
                 n == 0 || (5..=12).contains(&n),
                 &format!("{tp}.num"),
                 "BILL-INVOICE-08",
@@ -143,9 +121,9 @@ fn supplier(c: &mut Check, doc: &Doc) {
     }
 }
 
-fn customer(c: &mut Check, doc: &Doc) {
+fn customer(c: &mut Rules, doc: &Doc) {
     let Some(cus) = object(doc, "customer") else {
-        c.rule(
+        c.check(
             false,
             "doc.customer",
             "BILL-INVOICE-09",
@@ -157,19 +135,19 @@ fn customer(c: &mut Check, doc: &Doc) {
     let name = text(cus, "name");
     let tax_id = object(cus, "tax_id");
     let tax_code = tax_id.map(|t| text(t, "code")).unwrap_or("");
-    c.rule(
+    c.check(
         latin1(name),
         &format!("{p}.name"),
         "BILL-INVOICE-10",
         "customer name must use Latin-1 characters",
     );
-    c.rule(
+    c.check(
         tax_id.is_some(),
         &format!("{p}.tax_id"),
         "BILL-INVOICE-11",
         "customer tax ID is required",
     );
-    c.rule(
+    c.check(
         present(cus.get("addresses")),
         &format!("{p}.addresses"),
         "BILL-INVOICE-12",
@@ -177,7 +155,7 @@ fn customer(c: &mut Check, doc: &Doc) {
     );
     let has_people = cus.get("people").is_some_and(|v| !v.is_null());
     if !tax_code.is_empty() || !has_people {
-        c.rule(
+        c.check(
             !name.is_empty(),
             "doc",
             "BILL-INVOICE-13",
@@ -185,7 +163,7 @@ fn customer(c: &mut Check, doc: &Doc) {
         );
     }
     if name.is_empty() {
-        c.rule(
+        c.check(
             present(cus.get("people")),
             "doc",
             "BILL-INVOICE-14",
@@ -199,7 +177,7 @@ fn customer(c: &mut Check, doc: &Doc) {
         .iter()
         .any(|i| i.get("key").and_then(Value::as_str) == Some(FISCAL_CODE));
     if !has_fiscal_code && tax_id.is_some() {
-        c.rule(
+        c.check(
             !tax_code.is_empty(),
             &format!("{p}.tax_id.code"),
             "BILL-INVOICE-15",
@@ -207,7 +185,7 @@ fn customer(c: &mut Check, doc: &Doc) {
         );
     }
     if tax_code.is_empty() {
-        c.rule(
+        c.check(
             has_fiscal_code,
             &format!("{p}.identities"),
             "BILL-INVOICE-16",
@@ -216,19 +194,16 @@ fn customer(c: &mut Check, doc: &Doc) {
     }
 }
 
-fn lines(c: &mut Check, doc: &Doc) {
+fn lines(c: &mut Rules, doc: &Doc) {
     for (lp, line) in entries(doc, "lines", "doc") {
-        let vat = array(line, "taxes")
-            .iter()
-            .any(|t| t.get("cat").and_then(Value::as_str) == Some("VAT"));
-        c.rule(
-            vat,
+        c.check(
+            walk::has_category(line, "VAT"),
             &lp,
             "BILL-INVOICE-17",
             "line must have VAT tax category",
         );
         if let Some(item) = object(line, "item") {
-            c.rule(
+            c.check(
                 latin1(text(item, "name")),
                 &format!("{lp}.item.name"),
                 "BILL-INVOICE-18",
@@ -239,13 +214,13 @@ fn lines(c: &mut Check, doc: &Doc) {
 }
 
 /// Despatch documents belong to deferred invoices only, and need their issue date.
-fn ordering(c: &mut Check, doc: &Doc) {
+fn ordering(c: &mut Rules, doc: &Doc) {
     let Some(ordering) = object(doc, "ordering") else {
         return;
     };
     let p = "doc.ordering";
     if !walk::has_tag(doc, "deferred") {
-        c.rule(
+        c.check(
             !present(ordering.get("despatch")),
             &format!("{p}.despatch"),
             "BILL-INVOICE-20",
@@ -254,7 +229,7 @@ fn ordering(c: &mut Check, doc: &Doc) {
         return;
     }
     for (dp, d) in entries(ordering, "despatch", p) {
-        c.rule(
+        c.check(
             present(d.get("issue_date")),
             &format!("{dp}.issue_date"),
             "BILL-INVOICE-19",
@@ -264,28 +239,25 @@ fn ordering(c: &mut Check, doc: &Doc) {
 }
 
 /// A fund contribution (cassa previdenziale) charge needs its percentage, fund type and VAT.
-fn charges(c: &mut Check, doc: &Doc) {
+fn charges(c: &mut Rules, doc: &Doc) {
     for (cp, ch) in entries(doc, "charges", "doc") {
         if !text(ch, "key").split('+').any(|k| k == "fund-contribution") {
             continue;
         }
-        c.rule(
+        c.check(
             present(ch.get("percent")),
             &format!("{cp}.percent"),
             "BILL-CHARGE-01",
             "fund contribution charge requires a percentage",
         );
-        c.rule(
+        c.check(
             has_ext(ch, FUND_TYPE),
             &format!("{cp}.ext"),
             "BILL-CHARGE-02",
             "fund contribution charge requires 'it-sdi-fund-type' extension",
         );
-        let vat = array(ch, "taxes")
-            .iter()
-            .any(|t| t.get("cat").and_then(Value::as_str) == Some("VAT"));
-        c.rule(
-            vat,
+        c.check(
+            walk::has_category(ch, "VAT"),
             &format!("{cp}.taxes"),
             "BILL-CHARGE-03",
             "fund contribution charge must have VAT tax category",
@@ -294,11 +266,11 @@ fn charges(c: &mut Check, doc: &Doc) {
 }
 
 /// VAT without a percent needs its exemption nature; retained taxes their withholding type.
-fn combos(c: &mut Check, doc: &Doc) {
+fn combos(c: &mut Rules, doc: &Doc) {
     walk::combos(doc, |p, combo| {
         let cat = text(combo, "cat");
         if cat == "VAT" && !present(combo.get("percent")) {
-            c.rule(
+            c.check(
                 has_ext(combo, EXEMPT),
                 &format!("{p}.ext"),
                 "TAX-COMBO-01",
@@ -306,7 +278,7 @@ fn combos(c: &mut Check, doc: &Doc) {
             );
         }
         if RETAINED_CATEGORIES.contains(&cat) {
-            c.rule(
+            c.check(
                 has_ext(combo, RETAINED),
                 &format!("{p}.ext"),
                 "TAX-COMBO-02",
@@ -317,7 +289,7 @@ fn combos(c: &mut Check, doc: &Doc) {
 }
 
 /// Every postal address of the document.
-fn addresses(c: &mut Check, doc: &Doc) {
+fn addresses(c: &mut Rules, doc: &Doc) {
     walk::objects(doc, "doc", &mut |path, o| {
         for (ap, a) in entries(o, "addresses", path) {
             address(c, &ap, a);
@@ -328,40 +300,40 @@ fn addresses(c: &mut Check, doc: &Doc) {
     });
 }
 
-fn address(c: &mut Check, p: &str, a: &Obj) {
+fn address(c: &mut Rules, p: &str, a: &Obj) {
     let field = |k: &str| format!("{p}.{k}");
-    c.rule(
+    c.check(
         present(a.get("street")) || present(a.get("po_box")),
         p,
         "ORG-ADDRESS-01",
         "address either street or post office box must be set",
     );
-    c.rule(
+    c.check(
         latin1(text(a, "street")),
         &field("street"),
         "ORG-ADDRESS-02",
         "address street must use Latin-1 characters",
     );
-    c.rule(
+    c.check(
         latin1(text(a, "po_box")),
         &field("po_box"),
         "ORG-ADDRESS-03",
         "address post office box must use Latin-1 characters",
     );
-    c.rule(
+    c.check(
         present(a.get("country")),
         &field("country"),
         "ORG-ADDRESS-04",
         "address country is required",
     );
     let locality = text(a, "locality");
-    c.rule(
+    c.check(
         !locality.is_empty(),
         &field("locality"),
         "ORG-ADDRESS-05",
         "address locality is required",
     );
-    c.rule(
+    c.check(
         latin1(locality),
         &field("locality"),
         "ORG-ADDRESS-06",
@@ -369,13 +341,13 @@ fn address(c: &mut Check, p: &str, a: &Obj) {
     );
     if text(a, "country") == "IT" {
         let code = text(a, "code");
-        c.rule(
+        c.check(
             !code.is_empty(),
             &field("code"),
             "ORG-ADDRESS-07",
             "Italian address code is required",
         );
-        c.rule(
+        c.check(
             code.is_empty() || (code.len() == 5 && code.bytes().all(|b| b.is_ascii_digit())),
             &field("code"),
             "ORG-ADDRESS-08",
@@ -385,12 +357,12 @@ fn address(c: &mut Check, p: &str, a: &Obj) {
 }
 
 /// Payment instructions and advances need their SDI payment means.
-fn payment(c: &mut Check, doc: &Doc) {
+fn payment(c: &mut Rules, doc: &Doc) {
     let Some(pay) = object(doc, "payment") else {
         return;
     };
     if let Some(instr) = object(pay, "instructions") {
-        c.rule(
+        c.check(
             has_ext(instr, PAYMENT_MEANS),
             "doc.payment.instructions.ext",
             "PAY-INSTRUCTIONS-01",
@@ -398,7 +370,7 @@ fn payment(c: &mut Check, doc: &Doc) {
         );
     }
     for (ap, adv) in entries(pay, "advances", "doc.payment") {
-        c.rule(
+        c.check(
             has_ext(adv, PAYMENT_MEANS),
             &format!("{ap}.ext"),
             "PAY-RECORD-01",

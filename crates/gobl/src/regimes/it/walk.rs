@@ -1,9 +1,46 @@
-//! Walks over the parts of an invoice that Italy's regime and add-ons normalise and check:
-//! its tax combos and every object of the document tree, with their fault paths.
+//! What Italy's regime and add-ons share: walks over the parts of an invoice they normalise
+//! and check (its tax combos, every object of the document tree, with their fault paths),
+//! small readers and writers of members and extensions, and a writer of rule faults.
 
 use serde_json::Value;
 
 use crate::bill::val::Obj;
+use crate::fault::Fault;
+
+/// Faults under one family of the reference's rule ids (`GOBL-IT-SDI`, …).
+pub(crate) struct Rules<'f> {
+    /// The family, prefixed to each rule's `<object>-<nn>`.
+    pub family: &'static str,
+    /// Where the faults go.
+    pub faults: &'f mut Vec<Fault>,
+}
+
+impl Rules<'_> {
+    /// Adds the fault of rule `id` at `path` unless `ok`.
+    pub fn check(&mut self, ok: bool, path: &str, id: &str, message: &str) {
+        if !ok {
+            let code = format!("{}-{id}", self.family);
+            self.faults.push(Fault::at(path, &code, message));
+        }
+    }
+}
+
+/// The invoice is in euros, or an exchange rate converts its currency into euros.
+pub(crate) fn convertible_to_eur(doc: &Obj) -> bool {
+    let cur = text(doc, "currency");
+    cur == "EUR"
+        || array(doc, "exchange_rates").iter().any(|r| {
+            r.get("from").and_then(Value::as_str) == Some(cur)
+                && r.get("to").and_then(Value::as_str) == Some("EUR")
+        })
+}
+
+/// Whether any of the `taxes` of `o` is of category `cat`.
+pub(crate) fn has_category(o: &Obj, cat: &str) -> bool {
+    array(o, "taxes")
+        .iter()
+        .any(|t| t.get("cat").and_then(Value::as_str) == Some(cat))
+}
 
 /// The members of an invoice whose entries carry tax combos in `taxes`.
 const COMBO_HOLDERS: [&str; 3] = ["lines", "charges", "discounts"];
