@@ -335,6 +335,46 @@ const ADDRESS_FIELDS: &[&str] = &[
     "meta",
 ];
 
+/// Members of payment instructions.
+const INSTRUCTIONS_FIELDS: &[&str] = &[
+    "key",
+    "detail",
+    "ref",
+    "credit_transfer",
+    "card",
+    "direct_debit",
+    "online",
+    "notes",
+    "ext",
+    "meta",
+];
+
+/// An inbox whose code is an e-mail address gives it as its `email`.
+fn normalize_inboxes(o: &mut Obj) {
+    let Some(Value::Array(inboxes)) = get_mut(o, "inboxes") else {
+        return;
+    };
+    for inbox in inboxes.iter_mut().filter_map(Value::as_object_mut) {
+        if string(inbox, "code").is_some_and(looks_like_email)
+            && let Some(code) = inbox.remove("code")
+        {
+            inbox.insert("email".into(), code);
+        }
+    }
+}
+
+/// One `@` between a local part and a dotted domain, without spaces.
+fn looks_like_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !s.chars().any(char::is_whitespace)
+        && !domain.contains('@')
+        && domain.split('.').count() >= 2
+        && domain.split('.').all(|p| !p.is_empty())
+}
+
 /// Walk the document once: normalise every `tax_id` object and, when `drop` (bill
 /// documents), drop what the reference's typed decoding and `omitempty` encoding would not
 /// keep: null members, empty arrays, empty `ext`/`meta` maps, and unknown members of
@@ -349,6 +389,7 @@ fn clean_tree(v: &mut Value, drop: bool) {
             if let Some(Value::Object(t)) = get_mut(o, "tax_id") {
                 normalize_identity(t);
             }
+            normalize_inboxes(o);
             for (_, x) in o.iter_mut() {
                 clean_tree(x, drop);
             }
@@ -373,6 +414,9 @@ fn drop_empty_members(o: &mut Obj) {
         for ad in a.iter_mut().filter_map(Value::as_object_mut) {
             ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
         }
+    }
+    if let Some(Value::Object(i)) = get_mut(o, "instructions") {
+        i.retain(|k, _| INSTRUCTIONS_FIELDS.contains(&k.as_str()));
     }
 }
 

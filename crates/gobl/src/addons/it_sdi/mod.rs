@@ -1,7 +1,28 @@
-//! `it-sdi-v1`: Italy SDI FatturaPA v1.x (extensions, scenarios and corrections from the GOBL add-on definition).
+//! `it-sdi-v1`: Italy SDI FatturaPA v1.x — extensions, tags and scenarios from the GOBL
+//! add-on definition (the document type by invoice type and tags, the format by `b2g`; the
+//! reference defines no corrections of its own: the regime's credit and debit notes apply),
+//! with normalisation in [`norm`] and FatturaPA's rules in [`rules`].
+
+mod norm;
+mod rules;
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::tax::defs::*;
+
+/// FatturaPA format (FPA12 public administration, FPR12 private).
+const FORMAT: &str = "it-sdi-format";
+/// FatturaPA document type (TipoDocumento).
+const DOCUMENT_TYPE: &str = "it-sdi-document-type";
+/// The supplier's fiscal regime (RegimeFiscale).
+const FISCAL_REGIME: &str = "it-sdi-fiscal-regime";
+/// Nature of a VAT combo without a percent (Natura).
+const EXEMPT: &str = "it-sdi-exempt";
+/// Withholding type of a retained tax (TipoRitenuta causale).
+const RETAINED: &str = "it-sdi-retained";
+/// Payment means (ModalitaPagamento).
+const PAYMENT_MEANS: &str = "it-sdi-payment-means";
+/// Fund type of a fund contribution charge (TipoCassa).
+const FUND_TYPE: &str = "it-sdi-fund-type";
 
 /// The `it-sdi-v1` add-on.
 #[rustfmt::skip]
@@ -10,7 +31,7 @@ pub static ADDON: AddonDef = AddonDef {
     requires: &[],
     invoice_tags: &["b2g", "freelance", "ceiling-exceeded", "san-marino-paper", "import", "goods", "goods-eu", "goods-with-tax", "goods-extracted", "deferred", "regularization", "third-period", "depreciable-assets", "b2g"],
     corrections: CorrectionDef::NONE,
-    hooks: Hooks::NONE,
+    hooks: Hooks { tax_id: None, normalize: Some(norm::normalize), calculated: None, validate: Some(rules::validate) },
     extensions: &[
         ExtDef { key: "it-sdi-format", codes: &["FPA12", "FPR12"], pattern: None },
         ExtDef { key: "it-sdi-document-type", codes: &["TD01", "TD02", "TD03", "TD04", "TD05", "TD06", "TD07", "TD08", "TD09", "TD16", "TD17", "TD18", "TD19", "TD20", "TD21", "TD22", "TD23", "TD24", "TD25", "TD26", "TD27", "TD28"], pattern: None },

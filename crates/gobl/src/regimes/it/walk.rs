@@ -1,0 +1,196 @@
+//! What Italy's regime and add-ons share: walks over the parts of an invoice they normalise
+//! and check (its tax combos, every object of the document tree, with their fault paths),
+//! small readers and writers of members and extensions, and a writer of rule faults.
+
+use serde_json::Value;
+
+use crate::bill::val::Obj;
+use crate::fault::Fault;
+
+/// Faults under one family of the reference's rule ids (`GOBL-IT-SDI`, …).
+pub(crate) struct Rules<'f> {
+    /// The family, prefixed to each rule's `<object>-<nn>`.
+    pub family: &'static str,
+    /// Where the faults go.
+    pub faults: &'f mut Vec<Fault>,
+}
+
+impl Rules<'_> {
+    /// Adds the fault of rule `id` at `path` unless `ok`.
+    pub fn check(&mut self, ok: bool, path: &str, id: &str, message: &str) {
+        if !ok {
+            let code = format!("{}-{id}", self.family);
+            self.faults.push(Fault::at(path, &code, message));
+        }
+    }
+}
+
+/// The invoice is in euros, or an exchange rate converts its currency into euros.
+pub(crate) fn convertible_to_eur(doc: &Obj) -> bool {
+    let cur = text(doc, "currency");
+    cur == "EUR"
+        || array(doc, "exchange_rates").iter().any(|r| {
+            r.get("from").and_then(Value::as_str) == Some(cur)
+                && r.get("to").and_then(Value::as_str) == Some("EUR")
+        })
+}
+
+/// Whether any of the `taxes` of `o` is of category `cat`.
+pub(crate) fn has_category(o: &Obj, cat: &str) -> bool {
+    array(o, "taxes")
+        .iter()
+        .any(|t| t.get("cat").and_then(Value::as_str) == Some(cat))
+}
+
+/// The members of an invoice whose entries carry tax combos in `taxes`.
+const COMBO_HOLDERS: [&str; 3] = ["lines", "charges", "discounts"];
+
+/// Every tax combo of the invoice's lines, charges and discounts.
+pub(crate) fn combos_mut(doc: &mut Obj, mut f: impl FnMut(&mut Obj)) {
+    for holder in COMBO_HOLDERS {
+        for entry in array_mut(doc, holder) {
+            if let Some(o) = entry.as_object_mut() {
+                for combo in array_mut(o, "taxes") {
+                    if let Some(c) = combo.as_object_mut() {
+                        f(c);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every tax combo of the invoice's lines, charges and discounts, with its path.
+pub(crate) fn combos(doc: &Obj, mut f: impl FnMut(&str, &Obj)) {
+    for holder in COMBO_HOLDERS {
+        for (i, entry) in array(doc, holder).iter().enumerate() {
+            let Some(o) = entry.as_object() else { continue };
+            for (j, combo) in array(o, "taxes").iter().enumerate() {
+                if let Some(c) = combo.as_object() {
+                    f(&format!("doc.{holder}[{i}].taxes[{j}]"), c);
+                }
+            }
+        }
+    }
+}
+
+/// `o` and every object under it, children before their parent (as the reference's
+/// normalisers run).
+pub(crate) fn objects_mut(o: &mut Obj, f: &mut impl FnMut(&mut Obj)) {
+    for (_, child) in o.iter_mut() {
+        values_mut(child, f);
+    }
+    f(o);
+}
+
+fn values_mut(v: &mut Value, f: &mut impl FnMut(&mut Obj)) {
+    match v {
+        Value::Object(o) => objects_mut(o, f),
+        Value::Array(a) => a.iter_mut().for_each(|x| values_mut(x, f)),
+        _ => {}
+    }
+}
+
+/// `o` at `path` and every object under it, parents first, with their paths.
+pub(crate) fn objects(o: &Obj, path: &str, f: &mut impl FnMut(&str, &Obj)) {
+    f(path, o);
+    for (k, child) in o {
+        values(child, &format!("{path}.{k}"), f);
+    }
+}
+
+fn values(v: &Value, path: &str, f: &mut impl FnMut(&str, &Obj)) {
+    match v {
+        Value::Object(o) => objects(o, path, f),
+        Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                values(child, &format!("{path}[{i}]"), f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every object in the array member `k` of `o`, with its path under `path`.
+pub(crate) fn entries<'a>(o: &'a Obj, k: &str, path: &str) -> Vec<(String, &'a Obj)> {
+    array(o, k)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| Some((format!("{path}.{k}[{i}]"), v.as_object()?)))
+        .collect()
+}
+
+/// The array member `k` of `o` (empty when absent).
+pub(crate) fn array<'a>(o: &'a Obj, k: &str) -> &'a [Value] {
+    o.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The array member `k` of `o`, to edit (empty when absent).
+pub(crate) fn array_mut<'a>(o: &'a mut Obj, k: &str) -> &'a mut [Value] {
+    match o.get_mut(k) {
+        Some(Value::Array(a)) => a,
+        _ => &mut [],
+    }
+}
+
+/// The text member `k` of `o`, `""` when absent.
+pub(crate) fn text<'a>(o: &'a Obj, k: &str) -> &'a str {
+    o.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The object member `k` of `o`.
+pub(crate) fn object<'a>(o: &'a Obj, k: &str) -> Option<&'a Obj> {
+    o.get(k).and_then(Value::as_object)
+}
+
+/// Whether the `ext` map of `o` has a non-empty value for `key`.
+pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
+    ext_value(o, key).is_some_and(|v| !v.is_empty())
+}
+
+/// The value of `key` in the `ext` map of `o`.
+pub(crate) fn ext_value<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
+    object(o, "ext")?.get(key)?.as_str()
+}
+
+/// Sets `key` to `value` in the `ext` map of `o`, creating the map when needed.
+pub(crate) fn set_ext(o: &mut Obj, key: &str, value: &str) {
+    let ext = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
+    if let Some(m) = ext.as_object_mut() {
+        m.insert(key.into(), Value::String(value.into()));
+    }
+}
+
+/// Removes `key` from the `ext` map of `o`, and the map when it is left empty.
+pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
+    let Some(m) = o.get_mut("ext").and_then(Value::as_object_mut) else {
+        return;
+    };
+    m.shift_remove(key);
+    if m.is_empty() {
+        o.shift_remove("ext");
+    }
+}
+
+/// Whether `o` is a party (or tax identity holder) with an Italian tax id.
+pub(crate) fn is_italian(party: &Obj) -> bool {
+    object(party, "tax_id").is_some_and(|t| text(t, "country") == "IT")
+}
+
+/// The invoice's `$tags`.
+pub(crate) fn has_tag(doc: &Obj, tag: &str) -> bool {
+    array(doc, "$tags").iter().any(|t| t.as_str() == Some(tag))
+}
+
+/// Whether a JSON value is present in the reference's sense: not null, an empty text or an
+/// empty array (an object stands for a structure, present even when empty).
+pub(crate) fn present(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(_) => true,
+    }
+}
