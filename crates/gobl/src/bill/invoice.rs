@@ -131,6 +131,8 @@ pub fn calculate_invoice(
     let cur = resolve_currency(doc, regime)?;
     let tags = checked_tags(doc, regime)?;
     if tags.iter().any(|t| t == "bypass") {
+        // Only the calculation is bypassed: scenarios still apply.
+        super::scenarios::apply(doc, regime, &tags);
         return Ok(());
     }
     let ctx = Ctx::read(doc, regime, cur)?;
