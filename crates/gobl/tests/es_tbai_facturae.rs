@@ -265,8 +265,7 @@ fn example_dirs() -> Vec<PathBuf> {
         .collect()
 }
 
-/// Every example of these add-ons builds, validated, to the reference's output and digest
-/// (but the one whose line breakdown folio does not calculate yet).
+/// Every example of these add-ons builds, validated, to the reference's output and digest.
 #[test]
 fn the_references_examples_build_to_its_output() {
     let dirs = example_dirs();
@@ -282,9 +281,7 @@ fn the_references_examples_build_to_its_output() {
         for input in files {
             let text = std::fs::read_to_string(&input).unwrap();
             let stem = input.file_stem().unwrap().to_str().unwrap();
-            if !(text.contains("es-tbai-v1") || text.contains("es-facturae-v3"))
-                || stem.ends_with("breakdown")
-            {
+            if !(text.contains("es-tbai-v1") || text.contains("es-facturae-v3")) {
                 continue;
             }
             let out = dir.join("out").join(format!("{stem}.json"));
@@ -302,4 +299,32 @@ fn the_references_examples_build_to_its_output() {
         }
     }
     assert!(dirs.is_empty() || checked > 0, "no example was checked");
+}
+
+#[test]
+fn a_breakdown_prices_its_line_and_substituted_items_do_not() {
+    let doc = normalized(facturae(json!({
+        "lines": [{"quantity": "2", "item": {"name": "Pack"},
+            "breakdown": [
+                {"quantity": 2, "item": {"name": "a", "price": "10.00"},
+                 "discounts": [{"percent": "10%"}]},
+                {"quantity": "1", "item": {"name": "b", "price": "-5.50"}}
+            ],
+            "substituted": [{"quantity": "1", "item": {"name": "c", "price": "99.00"}}],
+            "taxes": [{"cat": "VAT", "rate": "general"}]}]
+    })));
+    let line = &doc["lines"][0];
+    assert_eq!(line["breakdown"][0]["i"], 1);
+    assert_eq!(line["breakdown"][0]["quantity"], "2");
+    // as in GOBL, a sub-line's discount keeps the precision it was calculated at
+    assert_eq!(line["breakdown"][0]["discounts"][0]["amount"], "2.0000");
+    assert_eq!(line["breakdown"][0]["total"], "18.00");
+    // a negative price is made positive with the quantity negated
+    assert_eq!(line["breakdown"][1]["quantity"], "-1");
+    assert_eq!(line["breakdown"][1]["sum"], "-5.50");
+    assert_eq!(line["item"]["price"], "12.50");
+    assert_eq!(line["item"]["currency"], "EUR");
+    assert_eq!(line["substituted"][0]["total"], "99.00");
+    assert_eq!(line["total"], "25.00");
+    assert_eq!(doc["totals"]["sum"], "25.00");
 }

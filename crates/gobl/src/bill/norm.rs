@@ -133,6 +133,7 @@ fn normalize_line(l: &mut Obj) {
     clean_list(l, "taxes");
     clean_list(l, "discounts");
     clean_list(l, "charges");
+    super::sublines::normalize(l);
     normalize_combos(l);
     for k in ["discounts", "charges"] {
         for d in get_mut(l, k)
