@@ -226,8 +226,10 @@ fn facturae_scenarios_set_the_document_type_and_class() {
     assert_eq!(ext(corrective), want("FC", "OR"));
     assert_eq!(ext(json!({"$tags": ["copy"]})), want("FC", "CO"));
     assert_eq!(ext(json!({"$tags": ["copy", "summary"]})), want("FC", "CC"));
-    // the bypass tag skips the calculation, not the scenarios
+    // the bypass tag skips the calculation, not the scenarios; nor do untaxed lines
     assert_eq!(ext(json!({"$tags": ["bypass"]})), want("FC", "OO"));
+    let untaxed = json!({"lines": [{"quantity": "1", "item": {"name": "a", "price": "1.00"}}]});
+    assert_eq!(ext(untaxed), want("FC", "OO"));
 }
 
 #[test]

@@ -79,7 +79,7 @@ pub fn options_schema(doc: &Obj) -> Value {
     if let Some(s) = string(doc, "series") {
         series["default"] = json!(s);
     }
-    json!({
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("https://gobl.org/draft-0/bill/correction-options?tax_regime={regime}"),
         "title": "Correction Options",
@@ -98,7 +98,49 @@ pub fn options_schema(doc: &Obj) -> Value {
         },
         "required": ["type"],
         "recommended": ["series"]
-    })
+    });
+    let ext = correction_extensions(doc);
+    if !ext.is_empty() {
+        schema["properties"]["ext"] = extensions_schema(&ext);
+        schema["recommended"] = json!(["series", "ext"]);
+    }
+    schema
+}
+
+/// The extensions the options of a correction should give: the regime's correction
+/// definition merged with those of the invoice's add-ons (e.g. `es-tbai-correction`).
+pub fn correction_extensions(doc: &Obj) -> Vec<&'static str> {
+    let regime = string(doc, "$regime").and_then(regimes::get);
+    let addons = crate::addons::active(doc);
+    let mut keys: Vec<&'static str> = Vec::new();
+    let all = regime
+        .map(|r| r.corrections.extensions)
+        .into_iter()
+        .chain(addons.iter().map(|a| a.corrections.extensions))
+        .flatten();
+    for k in all {
+        if !keys.contains(k) {
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+/// The `ext` option: each extension key with its codes.
+fn extensions_schema(keys: &[&'static str]) -> Value {
+    let mut props = Map::new();
+    for k in keys {
+        let mut prop = json!({"title": k, "type": "string"});
+        let codes = crate::addons::extension(k)
+            .map(|d| d.codes)
+            .unwrap_or_default();
+        if !codes.is_empty() {
+            let one_of: Vec<Value> = codes.iter().map(|c| json!({"const": c})).collect();
+            prop["oneOf"] = json!(one_of);
+        }
+        props.insert((*k).to_string(), prop);
+    }
+    json!({"type": "object", "title": "Extensions", "properties": props, "recommended": keys})
 }
 
 fn describe(kind: &str) -> (&'static str, &'static str) {
@@ -254,6 +296,24 @@ mod tests {
             .collect();
         assert_eq!(consts, ["credit-note", "debit-note"]);
         assert_eq!(s["properties"]["series"]["default"], "F");
+    }
+
+    #[test]
+    fn the_schema_asks_for_the_add_ons_correction_extensions() {
+        let mut doc = invoice("ES");
+        assert!(options_schema(&doc)["properties"].get("ext").is_none());
+        doc.insert("$addons".into(), json!(["es-tbai-v1", "es-facturae-v3"]));
+        let s = options_schema(&doc);
+        let ext = &s["properties"]["ext"];
+        assert_eq!(
+            ext["recommended"],
+            json!(["es-tbai-correction", "es-facturae-correction"])
+        );
+        assert_eq!(
+            ext["properties"]["es-tbai-correction"]["oneOf"][0]["const"],
+            "R1"
+        );
+        assert_eq!(s["recommended"], json!(["series", "ext"]));
     }
 
     /// The regimes' correction types are GOBL's (the shared regime data).

@@ -151,7 +151,9 @@ pub fn calculate_invoice(
     let rounding = existing_rounding(doc)?;
     if tax_lines.is_empty() {
         doc.remove("totals");
-        return write_lines(doc, &lines);
+        write_lines(doc, &lines)?;
+        super::scenarios::apply(doc, regime, &tags);
+        return Ok(());
     }
     resolve_combos(doc, &mut tax_lines, &ctx)?;
     if let Some(pit) = &ctx.prices_include {
