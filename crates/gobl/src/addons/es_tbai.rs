@@ -366,3 +366,57 @@ fn combo_rules(doc: &Doc, faults: &mut Vec<Fault>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The combo `c` after normalisation.
+    fn combo(c: Value) -> Value {
+        let mut o = c.as_object().unwrap().clone();
+        normalize_combo(&mut o);
+        Value::Object(o)
+    }
+
+    #[test]
+    fn combo_codes_follow_the_tax_key() {
+        let c = combo(json!({"cat": "VAT", "key": "outside-scope", "ext": {EXEMPTION: "OT"}}));
+        assert_eq!(c["ext"], json!({EXEMPTION: "OT", REGIME: "01"}));
+        let c = combo(json!({"cat": "VAT", "key": "exempt", "ext": {EXEMPTION: "E6"}}));
+        assert_eq!(c["ext"][EXEMPTION], "E6");
+        let c = combo(json!({"cat": "VAT", "key": "reverse-charge"}));
+        assert_eq!(c["ext"][EXEMPTION], "S2");
+        let c = combo(json!({"cat": "VAT", "key": "export", "ext": {REGIME: "05"}}));
+        assert_eq!(c["ext"], json!({REGIME: "05", EXEMPTION: "E2"}));
+        // a code that is not an exemption: the standard key, and the code goes
+        let c = combo(json!({"cat": "VAT", "ext": {EXEMPTION: "S1"}}));
+        assert_eq!(
+            c,
+            json!({"cat": "VAT", "ext": {REGIME: "01"}, "key": "standard"})
+        );
+    }
+
+    #[test]
+    fn foreign_and_igic_combos_are_not_subject_here() {
+        let c = combo(json!({"cat": "VAT", "country": "FR", "ext": {EXEMPTION: "OT"}}));
+        assert_eq!(c["ext"], json!({EXEMPTION: "IE", REGIME: "01"}));
+        let c = combo(json!({"cat": "VAT", "country": "JP"}));
+        assert_eq!(c["ext"][EXEMPTION], "RL");
+        assert!(c.get("key").is_none());
+        let c = combo(json!({"cat": "IGIC", "key": "outside-scope"}));
+        assert_eq!(c["ext"], json!({EXEMPTION: "IE", REGIME: "08"}));
+        let c = combo(json!({"cat": "IGIC", "ext": {REGIME: "01"}}));
+        assert_eq!(c["ext"][REGIME], "01");
+        let c = combo(json!({"cat": "IRPF", "rate": "pro"}));
+        assert!(c.get("ext").is_none());
+    }
+
+    #[test]
+    fn bizkaia_activity_codes_are_one_to_seven_digits() {
+        assert!(is_activity_code("1") && is_activity_code("1234567"));
+        assert!(!is_activity_code("") && !is_activity_code("12345678"));
+        assert!(!is_activity_code("12a"));
+    }
+}
