@@ -16,6 +16,7 @@ mod en16931;
 mod en16931_org;
 mod en16931_rules;
 mod eu_members;
+mod es_common;
 mod xrechnung_rules;
 
 pub mod ar_arca;

@@ -368,6 +368,24 @@ mod tests {
         assert_eq!(s["properties"]["series"]["default"], "F");
     }
 
+    #[test]
+    fn the_schema_asks_for_the_add_ons_correction_extensions() {
+        let mut doc = invoice("ES");
+        assert!(options_schema(&doc)["properties"].get("ext").is_none());
+        doc.insert("$addons".into(), json!(["es-tbai-v1", "es-facturae-v3"]));
+        let s = options_schema(&doc);
+        let ext = &s["properties"]["ext"];
+        assert_eq!(
+            ext["recommended"],
+            json!(["es-tbai-correction", "es-facturae-correction"])
+        );
+        assert_eq!(
+            ext["properties"]["es-tbai-correction"]["oneOf"][0]["const"],
+            "R1"
+        );
+        assert_eq!(s["recommended"], json!(["series", "ext"]));
+    }
+
     /// The regimes' correction types are GOBL's (the shared regime data).
     #[test]
     fn correction_types_match_the_gobl_regime_data() {

@@ -131,6 +131,8 @@ pub fn calculate_invoice(
     let cur = resolve_currency(doc, regime)?;
     let tags = checked_tags(doc, regime)?;
     if tags.iter().any(|t| t == "bypass") {
+        // Only the calculation is bypassed: scenarios still apply.
+        super::scenarios::apply(doc, regime, &tags);
         return Ok(());
     }
     let ctx = Ctx::read(doc, regime, cur)?;
@@ -149,7 +151,9 @@ pub fn calculate_invoice(
     let rounding = existing_rounding(doc)?;
     if tax_lines.is_empty() {
         doc.remove("totals");
-        return write_lines(doc, &lines);
+        write_lines(doc, &lines)?;
+        super::scenarios::apply(doc, regime, &tags);
+        return Ok(());
     }
     resolve_combos(doc, &mut tax_lines, &ctx)?;
     if let Some(pit) = &ctx.prices_include {

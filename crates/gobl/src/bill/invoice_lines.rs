@@ -13,7 +13,7 @@ use crate::fault::Path;
 use crate::num::Amount;
 
 /// Extra decimals kept on line prices under the `precise` rounding rule.
-const LINE_PRECISION_EXTRA: u32 = 2;
+pub(super) const LINE_PRECISION_EXTRA: u32 = 2;
 
 /// The computed values of one line, written back after the final rounding.
 pub(super) struct LineCalc {
@@ -68,7 +68,11 @@ fn set_index(o: &mut Obj, k: &str, i: usize) {
 
 /// Convert an item's price into the document currency (using `alt_prices` or the exchange
 /// rates), raising it to at least the currency's subunits. Returns the price.
-fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: Path) -> Result<Amount, CalcError> {
+pub(super) fn calculate_item_price(
+    item: &mut Obj,
+    ctx: &Ctx,
+    path: Path,
+) -> Result<Amount, CalcError> {
     let p = path.member("item");
     let price = amount(item, "price", p)?.unwrap_or(Amount::ZERO);
     let icur = string(item, "currency").map(str::to_string);
@@ -115,6 +119,10 @@ fn calculate_item_price(item: &mut Obj, ctx: &Ctx, path: Path) -> Result<Amount,
 /// A line's sum (price × quantity), its discounts and charges, and its total.
 fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>, CalcError> {
     let quantity = amount(l, "quantity", path)?.unwrap_or(Amount::ZERO);
+    if !has(l, "item") {
+        return Ok(None);
+    }
+    super::sublines::calculate(l, ctx, path)?;
     let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) else {
         return Ok(None);
     };
@@ -168,7 +176,7 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>
 }
 
 /// A line discount or charge amount (`quantity` given for charges, which may have a rate).
-fn line_adjustment(
+pub(super) fn line_adjustment(
     o: &mut Obj,
     ctx: &Ctx,
     sum: Amount,
@@ -301,6 +309,7 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
         };
         let e = num_err(base.item(i));
         let pe = lc.price_exp;
+        super::sublines::round(lo, pe, base.item(i))?;
         let sum = lc.sum.rescale_down(pe).map_err(&e)?;
         let total = lc.total.rescale_down(pe).map_err(&e)?;
         for (arr, vals) in [("discounts", &lc.discounts), ("charges", &lc.charges)] {

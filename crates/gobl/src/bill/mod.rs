@@ -10,6 +10,7 @@ mod invoice_taxes;
 mod invoice_totals;
 mod norm;
 mod scenarios;
+mod sublines;
 mod total;
 pub(crate) mod val;
 

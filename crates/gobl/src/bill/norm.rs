@@ -140,6 +140,7 @@ fn normalize_line(l: &mut Obj) {
     clean_list(l, "taxes");
     clean_list(l, "discounts");
     clean_list(l, "charges");
+    super::sublines::normalize(l);
     normalize_combos(l);
     for k in ["discounts", "charges"] {
         for d in get_mut(l, k)
@@ -391,19 +392,43 @@ fn clean_tree(v: &mut Value, drop: bool) {
             }
             normalize_inboxes(o);
             for (_, x) in o.iter_mut() {
+                if drop {
+                    drop_zero_uuid(x);
+                }
                 clean_tree(x, drop);
             }
             if drop {
                 o.retain(|_, x| !x.as_array().is_some_and(Vec::is_empty));
             }
         }
-        Value::Array(a) => a.iter_mut().for_each(|x| clean_tree(x, drop)),
+        Value::Array(a) => a.iter_mut().for_each(|x| {
+            if drop {
+                drop_zero_uuid(x);
+            }
+            clean_tree(x, drop)
+        }),
         _ => {}
     }
 }
 
-/// [`clean_tree`]'s dropping of an object's own members (before its members are walked).
+/// A nested object's zero (or empty) `uuid` says nothing: GOBL drops it (the document's own
+/// is left alone, so this is applied to members and array entries only).
+fn drop_zero_uuid(v: &mut Value) {
+    if let Some(o) = v.as_object_mut()
+        && o.get("uuid")
+            .and_then(Value::as_str)
+            .is_some_and(|u| u.is_empty() || u == "00000000-0000-0000-0000-000000000000")
+    {
+        o.remove("uuid");
+    }
+}
+
+/// [`clean_tree`]'s dropping of an object's own members (before its members are walked);
+/// extension entries without a code go too.
 fn drop_empty_members(o: &mut Obj) {
+    if let Some(Value::Object(ext)) = get_mut(o, "ext") {
+        ext.retain(|_, x| x.as_str() != Some(""));
+    }
     o.retain(|k, x| {
         !(x.is_null()
             || x.as_array().is_some_and(Vec::is_empty)
