@@ -15,6 +15,7 @@ use crate::tax::defs::{CorrectionDef, Hooks, Scenario};
 mod en16931;
 mod en16931_org;
 mod en16931_rules;
+pub(crate) mod es_common;
 mod xrechnung_rules;
 
 pub mod ar_arca;
