@@ -388,3 +388,22 @@ fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
         _ => out.push(format!("{path}: want {want} got {got}")),
     }
 }
+
+#[test]
+fn a_correction_takes_its_doc_type_from_the_options() {
+    use gobl::bill::correct::{CorrectionOptions, correct};
+    let original = build(invoice("es-verifactu-v1", vat(json!({}))));
+    let opts: CorrectionOptions = serde_json::from_value(json!({
+        "type": "credit-note", "ext": {"es-verifactu-doc-type": "R4"}, "copy_tax": true
+    }))
+    .unwrap();
+    let doc = correct(original.as_object().unwrap(), &opts, "2025-02-01").unwrap();
+    assert_eq!(doc["tax"]["ext"]["es-verifactu-doc-type"], "R4");
+    assert!(doc["preceding"][0].get("ext").is_none());
+    let mut doc = Value::Object(doc);
+    doc["code"] = json!("2");
+    let doc = build(doc);
+    assert_eq!(doc["tax"]["ext"]["es-verifactu-doc-type"], "R4");
+    assert_eq!(doc["tax"]["ext"]["es-verifactu-correction-type"], "I");
+    assert!(codes(&doc).is_empty(), "{:?}", codes(&doc));
+}

@@ -153,6 +153,22 @@ pub(crate) fn correction(doc: &mut Obj, doc_type: &str, correction_type: &str) {
     }
 }
 
+/// A correction's document type goes to the new invoice's `tax.ext` (from the options'
+/// extensions, `opts`), not to the preceding reference.
+pub(crate) fn correction_doc_type(doc: &mut Obj, opts: &Obj, key: &str) {
+    let Some(pre) = objects_mut(doc, "preceding").next() else {
+        return;
+    };
+    delete(pre, key);
+    if let Some(code) = get(opts, key)
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+    {
+        let code = code.to_string();
+        set(tax_mut(doc), key, &code);
+    }
+}
+
 /// Whether the invoice has a tag.
 pub(crate) fn has_tag(doc: &Obj, tag: &str) -> bool {
     get(doc, "$tags")

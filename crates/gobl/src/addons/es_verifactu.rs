@@ -25,7 +25,7 @@ pub static ADDON: AddonDef = AddonDef {
     key: "es-verifactu-v1",
     requires: &[],
     invoice_tags: &["replacement"],
-    corrections: CorrectionDef { types: &[], extensions: &["es-verifactu-doc-type"], copy_tax: true, ..CorrectionDef::NONE },
+    corrections: CorrectionDef { types: &[], extensions: &["es-verifactu-doc-type"], copy_tax: true, normalize: Some(normalize_correction), ..CorrectionDef::NONE },
     hooks: Hooks { normalize: Some(normalize), validate: Some(validate), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "es-verifactu-doc-type", codes: &["F1", "F2", "F3", "R1", "R2", "R3", "R4", "R5"], pattern: None },
@@ -48,6 +48,11 @@ pub static ADDON: AddonDef = AddonDef {
         Scenario { types: &["corrective", "credit-note", "debit-note"], tags: &["simplified"], ext: &[("es-verifactu-doc-type", "R5")], ..Scenario::NONE },
     ],
 };
+
+/// A correction's document type, given in the options, is the new invoice's.
+fn normalize_correction(doc: &mut Doc, opts: &Doc) {
+    es::correction_doc_type(doc, opts, DOC_TYPE);
+}
 
 /// Extensions derived before calculation.
 fn normalize(doc: &mut Doc) {

@@ -157,7 +157,23 @@ pub fn correct(
     let issue_date = opts.issue_date.as_deref().unwrap_or(today);
     doc.insert("issue_date".into(), json!(issue_date));
     doc.insert("preceding".into(), json!([preceding(invoice, code, opts)]));
+    normalize_correction(&mut doc, opts);
     Ok(doc)
+}
+
+/// The correction normalisers of the regime and the add-ons, given the options' extensions.
+fn normalize_correction(doc: &mut Obj, opts: &CorrectionOptions) {
+    let regime = string(doc, "$regime").and_then(regimes::get);
+    let defs = regime.map(|r| &r.corrections).into_iter();
+    let addons = crate::addons::active(doc);
+    let normalizers: Vec<_> = defs
+        .chain(addons.iter().map(|a| &a.corrections))
+        .filter_map(|c| c.normalize)
+        .collect();
+    let ext = opts.ext.clone().unwrap_or_default();
+    for f in normalizers {
+        f(doc, &ext);
+    }
 }
 
 /// The reference to the corrected invoice.

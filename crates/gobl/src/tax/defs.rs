@@ -121,6 +121,9 @@ pub struct CorrectionDef {
     pub reason_required: bool,
     /// Whether the original's tax totals are copied into the preceding reference.
     pub copy_tax: bool,
+    /// Routes the correction options' extensions (the second argument) in the corrected
+    /// document, once its `preceding` is set.
+    pub normalize: Option<fn(&mut Doc, &Doc)>,
 }
 
 impl CorrectionDef {
@@ -131,6 +134,7 @@ impl CorrectionDef {
         stamps: &[],
         reason_required: false,
         copy_tax: false,
+        normalize: None,
     };
 }
 
