@@ -267,12 +267,8 @@ fn verifactu_customers_are_checked_by_doc_type() {
         json!(["simplified"]),
     );
     assert!(codes(&build(doc)).contains(&"es-verifactu-bill-invoice-04".to_string()));
-    let doc = with(
-        invoice("es-verifactu-v1", json!([{"cat": "IRPF", "rate": "pro"}])),
-        "x",
-        json!(0),
-    );
-    let doc = build(with(doc, "x", Value::Null));
+    let irpf_only = json!([{"cat": "IRPF", "rate": "pro"}]);
+    let doc = build(invoice("es-verifactu-v1", irpf_only));
     assert!(codes(&doc).contains(&"es-verifactu-bill-invoice-15".to_string()));
 }
 
@@ -406,4 +402,23 @@ fn a_correction_takes_its_doc_type_from_the_options() {
     assert_eq!(doc["tax"]["ext"]["es-verifactu-doc-type"], "R4");
     assert_eq!(doc["tax"]["ext"]["es-verifactu-correction-type"], "I");
     assert!(codes(&doc).is_empty(), "{:?}", codes(&doc));
+}
+
+#[test]
+fn a_simplified_invoice_names_no_customer_identity() {
+    let mut doc = invoice("es-verifactu-v1", vat(json!({})));
+    doc["$tags"] = json!(["simplified"]);
+    doc["customer"] =
+        json!({"name": "Tourist", "identities": [{"key": "passport", "code": "AA1"}]});
+    let c = codes(&build(doc));
+    assert!(
+        c.contains(&"es-verifactu-bill-invoice-05".to_string()),
+        "{c:?}"
+    );
+    // A customer identified by another type must say its country.
+    let mut doc = invoice("es-verifactu-v1", vat(json!({})));
+    doc["customer"] =
+        json!({"name": "Tourist", "identities": [{"key": "passport", "code": "AA1"}]});
+    let c = codes(&build(doc));
+    assert_eq!(c, ["es-verifactu-bill-invoice-17"]);
 }

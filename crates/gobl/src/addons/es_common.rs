@@ -209,15 +209,13 @@ pub(crate) fn customer_identity_type(doc: &mut Obj, key: &str) {
         _ => return,
     };
     set(id, key, code);
-    if let Some(m) = get_mut(id, "ext").and_then(Value::as_object_mut) {
-        m.sort_keys();
-    }
 }
 
 /// The fault-code namespace of an add-on's rules, e.g. `es-verifactu-bill-invoice`.
 pub(crate) struct Rules<'f> {
     /// `es-verifactu`, `es-sii`: the add-on family.
     pub family: &'static str,
+    /// Where the faults go.
     pub faults: &'f mut Vec<Fault>,
 }
 
