@@ -17,13 +17,6 @@ const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 /// Examples (`<cc>/<file>`) that do not build to the reference's output yet, and why.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    ("es/invoice-es-es-sii-corrective.yaml", "TODO"),
-    ("es/invoice-es-es-sii-replacement.yaml", "TODO"),
-    ("es/invoice-es-es-sii.yaml", "add-on es-sii-v1 not complete"),
-    ("es/invoice-es-es-verifactu-credit-note-no-preceding.yaml", "TODO"),
-    ("es/invoice-es-es-verifactu-self-billed.yaml", "TODO"),
-    ("es/invoice-es-es-verifactu.yaml", "TODO"),
-    ("es/invoice-es-es-verifactu-corrective.yaml", "TODO"),
     ("no/credit-note-no.yaml", "regime code not complete"),
     ("no/invoice-no-standard.yaml", "regime code not complete"),
 ];

@@ -15,8 +15,9 @@ use crate::tax::defs::{CorrectionDef, Hooks, Scenario};
 mod en16931;
 mod en16931_org;
 mod en16931_rules;
-mod eu_members;
+mod es_aeat;
 mod es_common;
+mod eu_members;
 mod xrechnung_rules;
 
 pub mod ar_arca;

@@ -136,6 +136,7 @@ pub fn calculate_invoice(
         return Ok(());
     }
     let ctx = Ctx::read(doc, regime, cur)?;
+    super::total::calculate_refs(doc, "preceding", &ctx.cur, ctx.rr == Rounding::Precise)?;
     if tags.iter().any(|t| t == "customer-rates") {
         apply_customer_rates(doc);
     }

@@ -70,6 +70,9 @@ fn normalize_identity(t: &mut Obj) {
         {
             n = vat;
         }
+        if country == "ES" {
+            n = crate::regimes::es::normalize_tax_code(n);
+        }
         t.insert("code".into(), Value::String(n));
     }
     if country == "GR" {

@@ -129,6 +129,28 @@ pub(crate) fn round(t: &mut Obj, sub: u32, path: &str) -> Result<(), CalcError> 
     r(t, "retained")
 }
 
+/// Recalculate and round the tax totals of the document references in `doc[list]` (e.g.
+/// `preceding`), each in its own currency when it gives one, else in `cur`.
+pub(crate) fn calculate_refs(
+    doc: &mut Obj,
+    list: &str,
+    cur: &str,
+    precise: bool,
+) -> Result<(), CalcError> {
+    let refs = doc.get_mut(list).and_then(Value::as_array_mut);
+    for (i, r) in refs.into_iter().flatten().enumerate() {
+        let Some(r) = r.as_object_mut() else { continue };
+        let c = r.get("currency").and_then(Value::as_str).unwrap_or(cur);
+        let sub = currency::subunits(c).unwrap_or(2);
+        if let Some(t) = r.get_mut("tax").and_then(Value::as_object_mut) {
+            let path = format!("doc.{list}[{i}].tax");
+            calculate(t, sub, precise, &path)?;
+            round(t, sub, &path)?;
+        }
+    }
+    Ok(())
+}
+
 /// Convert every base with an exchange rate (rounded to the target currency).
 pub(crate) fn exchange(t: &mut Obj, rate: &ExchangeRate, path: &str) -> Result<(), CalcError> {
     let rates = std::slice::from_ref(rate);

@@ -1,5 +1,9 @@
-//! Spain: tax categories, keys and rates (facts from the GOBL regime definitions).
+//! Spain: tax categories, keys and rates (facts from the GOBL regime definitions), the
+//! padding of numeric tax codes, and the supplier an invoice of Spain must identify.
 
+use serde_json::Value;
+
+use crate::fault::Fault;
 use crate::tax::defs::*;
 
 /// The Spain regime.
@@ -12,7 +16,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     rounding: None,
     invoice_tags: &["copy", "summary", "simplified-scheme", "travel-agency", "second-hand-goods", "art", "antiques", "cash-basis"],
     corrections: CorrectionDef { types: &["credit-note", "corrective", "debit-note"], ..CorrectionDef::NONE },
-    hooks: Hooks { tax_id: Some(super::taxid::es), ..Hooks::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::es), validate: Some(validate), ..Hooks::NONE },
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },
         Scenario { tags: &["reverse-charge"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },
@@ -120,3 +124,71 @@ pub static REGIME: RegimeDef = RegimeDef {
         },
     ],
 };
+
+/// A Spanish tax code (already cleaned) that starts with a digit is a NIF whose leading zeros
+/// may have been dropped: they are put back to its nine characters.
+pub fn normalize_tax_code(code: String) -> String {
+    if code.starts_with(|c: char| c.is_ascii_digit()) && code.len() < 9 {
+        format!("{code:0>9}")
+    } else {
+        code
+    }
+}
+
+/// An invoice of Spain names its supplier with a tax ID and its code.
+fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
+    let field = |o: &Doc, k: &str| o.get(k).and_then(Value::as_object).cloned();
+    let Some(supplier) = field(doc, "supplier") else {
+        let m = "invoice supplier in Spain is required";
+        faults.push(Fault::at("doc.supplier", "es-bill-invoice-01", m));
+        return;
+    };
+    let Some(tax_id) = field(&supplier, "tax_id") else {
+        let m = "invoice supplier tax ID in Spain is required";
+        faults.push(Fault::at("doc.supplier.tax_id", "es-bill-invoice-02", m));
+        return;
+    };
+    if tax_id
+        .get("code")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        let m = "invoice supplier tax ID code in Spain is required";
+        faults.push(Fault::at(
+            "doc.supplier.tax_id.code",
+            "es-bill-invoice-03",
+            m,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_codes_regain_their_leading_zeros() {
+        assert_eq!(normalize_tax_code("1234567L".into()), "01234567L");
+        assert_eq!(normalize_tax_code("12345678Z".into()), "12345678Z");
+        assert_eq!(normalize_tax_code("B1234567".into()), "B1234567");
+    }
+
+    fn faults(doc: serde_json::Value) -> Vec<String> {
+        let mut f = Vec::new();
+        validate(doc.as_object().unwrap(), &mut f);
+        f.into_iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn the_supplier_needs_a_tax_id_code() {
+        let none = serde_json::json!({});
+        assert_eq!(faults(none), ["es-bill-invoice-01"]);
+        let no_id = serde_json::json!({"supplier": {"name": "X"}});
+        assert_eq!(faults(no_id), ["es-bill-invoice-02"]);
+        let no_code = serde_json::json!({"supplier": {"tax_id": {"country": "ES"}}});
+        assert_eq!(faults(no_code), ["es-bill-invoice-03"]);
+        let ok =
+            serde_json::json!({"supplier": {"tax_id": {"country": "ES", "code": "B98602642"}}});
+        assert!(faults(ok).is_empty());
+    }
+}
