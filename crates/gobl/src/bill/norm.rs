@@ -67,6 +67,9 @@ fn normalize_identity(t: &mut Obj) {
         {
             n = vat;
         }
+        if let Some(f) = crate::regimes::get(&country).and_then(|r| r.hooks.normalize_tax_id) {
+            n = f(n);
+        }
         t.insert("code".into(), Value::String(n));
     }
 }
