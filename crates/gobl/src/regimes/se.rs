@@ -91,6 +91,11 @@ fn org_number_code(code: &str) -> Option<String> {
 
 fn individual_code(code: &str) -> Option<String> {
     let code = code.trim();
+    // Ten characters without a separator get one, whatever they are (the format rule
+    // reports what is not a number).
+    if code.len() == 10 && code.is_ascii() && !code.contains(['-', '+']) {
+        return Some(format!("{}-{}", &code[..6], &code[6..]));
+    }
     let d = numeric(code);
     if d.len() != 10 {
         return None;
@@ -205,6 +210,7 @@ mod tests {
             ("PN", "80010101-00177", "80010101-00177"),
             ("CN", "8001610017", "800161-0017"),
             ("CN", "8001+00177", "8001+00177"),
+            ("PN", "80010A0017", "80010A-0017"),
             ("unknown", "1234567890", "1234567890"),
         ] {
             assert_eq!(normalized_identity(typ, raw), want, "{typ} {raw}");
