@@ -17,8 +17,6 @@ const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 /// Examples (`<cc>/<file>`) that do not build to the reference's output yet, and why.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    ("no/credit-note-no.yaml", "regime code not complete"),
-    ("no/invoice-no-standard.yaml", "regime code not complete"),
 ];
 
 fn examples_dir() -> PathBuf {

@@ -133,7 +133,8 @@ fn tbai_region_simplified_flag_and_identity_type_are_derived() {
     assert!(doc["customer"]["identities"][1].get("ext").is_none());
 
     let madrid = normalized(tbai(json!({
-        "supplier": {"name": "S", "addresses": [{"region": "Madrid"}]}
+        "supplier": {"name": "S", "tax_id": {"country": "ES", "code": "B98602642"},
+                     "addresses": [{"region": "Madrid"}]}
     })));
     assert!(madrid.get("tax").is_none());
 }

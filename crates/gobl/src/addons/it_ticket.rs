@@ -55,7 +55,7 @@ pub static ADDON: AddonDef = AddonDef {
     requires: &[],
     invoice_tags: &[],
     corrections: CorrectionDef { types: &["corrective"], stamps: &["ade-ref"], ..CorrectionDef::NONE },
-    hooks: Hooks { tax_id: None, normalize: Some(normalize), calculated: None, validate: Some(validate) },
+    hooks: Hooks { normalize: Some(normalize), validate: Some(validate), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "it-ticket-exempt", codes: &["N1", "N2", "N3", "N4", "N5", "N6"], pattern: None },
         ExtDef { key: "it-ticket-product", codes: &["goods", "services"], pattern: None },

@@ -51,8 +51,8 @@ fn short_schema_of(v: &Value) -> &str {
     v.as_object().map(short_schema).unwrap_or("")
 }
 
-/// Normalise a tax identity: its code cleaned of symbols and country prefix (and a French
-/// SIREN completed to a VAT code).
+/// Normalise a tax identity: its code cleaned of symbols and country prefix, then by its
+/// regime's own rule (a French SIREN completed to a VAT code, a Spanish code padded, …).
 fn normalize_identity(t: &mut Obj) {
     let country = string(t, "country").unwrap_or_default().to_string();
     if let Some(code) = string(t, "code") {
@@ -65,13 +65,8 @@ fn normalize_identity(t: &mut Obj) {
             "MX" => crate::regimes::mx::normalize_rfc(code),
             _ => normalize_tax_id_code(code, &country, alt),
         };
-        if country == "FR"
-            && let Some(vat) = crate::regimes::taxid::fr_siren_to_vat(&n)
-        {
-            n = vat;
-        }
-        if country == "ES" {
-            n = crate::regimes::es::normalize_tax_code(n);
+        if let Some(f) = crate::regimes::get(&country).and_then(|r| r.hooks.normalize_tax_id) {
+            n = f(n);
         }
         t.insert("code".into(), Value::String(n));
     }

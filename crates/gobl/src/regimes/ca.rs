@@ -1,4 +1,6 @@
-//! Canada: tax categories, keys and rates (facts from the GOBL regime definitions).
+//! Canada: tax categories, keys and rates (facts from the GOBL regime definitions). The
+//! Business Number is only normalised: GOBL checks no format or check digit for it, and
+//! neither does folio, so that every code GOBL accepts is accepted here.
 
 use crate::tax::defs::*;
 
@@ -47,3 +49,23 @@ pub static REGIME: RegimeDef = RegimeDef {
         },
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::regimes::testutil::{check_codes, normalized, percent_on};
+
+    #[test]
+    fn business_numbers_are_only_normalised() {
+        assert_eq!(normalized("CA", "123.456.789"), "123456789");
+        assert_eq!(normalized("CA", "ca 123456789 rt0001"), "123456789RT0001");
+        check_codes("CA", &["123456789", "123456789RT0001"], &[]);
+    }
+
+    #[test]
+    fn rates() {
+        let on = |rate, date| percent_on("CA", "GST", "", rate, date);
+        assert_eq!(on("general", "2022-01-01").unwrap(), "5%");
+        assert_eq!(on("general", "2021-12-31"), None);
+        assert_eq!(on("zero", "2021-12-31").unwrap(), "0.0%");
+    }
+}

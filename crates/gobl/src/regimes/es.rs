@@ -16,7 +16,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     rounding: None,
     invoice_tags: &["copy", "summary", "simplified-scheme", "travel-agency", "second-hand-goods", "art", "antiques", "cash-basis"],
     corrections: CorrectionDef { types: &["credit-note", "corrective", "debit-note"], ..CorrectionDef::NONE },
-    hooks: Hooks { tax_id: Some(super::taxid::es), validate: Some(validate), ..Hooks::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::es), normalize_tax_id: Some(normalize_tax_code), validate: Some(validate), ..Hooks::NONE },
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },
         Scenario { tags: &["reverse-charge"], cats: &["IGIC"], note: Some(ScenarioNote { cat: Some("IGIC"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversión del sujeto pasivo." }), ..Scenario::NONE },

@@ -12,7 +12,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     rounding: None,
     invoice_tags: &[],
     corrections: CorrectionDef { types: &["credit-note", "corrective"], ..CorrectionDef::NONE },
-    hooks: Hooks { tax_id: Some(super::taxid::fr), ..Hooks::NONE },
+    hooks: Hooks { tax_id: Some(super::taxid::fr), normalize_tax_id: Some(siren_to_vat), ..Hooks::NONE },
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Autoliquidation de la TVA - Article 283-1 du CGI. Le client est redevable de la TVA." }), ..Scenario::NONE },
     ],
@@ -39,3 +39,8 @@ pub static REGIME: RegimeDef = RegimeDef {
         },
     ],
 };
+
+/// A SIREN (9 digits) becomes the VAT code it implies; any other code is kept.
+fn siren_to_vat(code: String) -> String {
+    super::taxid::fr_siren_to_vat(&code).unwrap_or(code)
+}

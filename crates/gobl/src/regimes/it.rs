@@ -32,7 +32,7 @@ pub static REGIME: RegimeDef = RegimeDef {
     rounding: None,
     invoice_tags: &[],
     corrections: CorrectionDef { types: &["credit-note", "debit-note"], ..CorrectionDef::NONE },
-    hooks: Hooks { tax_id: Some(super::taxid::it), normalize: Some(normalize), calculated: None, validate: Some(validate) },
+    hooks: Hooks { tax_id: Some(super::taxid::it), normalize: Some(normalize), validate: Some(validate), ..Hooks::NONE },
     scenarios: &[
         Scenario { tags: &["reverse-charge"], cats: &["VAT"], note: Some(ScenarioNote { cat: Some("VAT"), key: "reverse-charge", src: None, code: None, text: "Reverse Charge / Inversione del soggetto passivo" }), ..Scenario::NONE },
     ],

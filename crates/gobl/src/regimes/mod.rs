@@ -21,6 +21,7 @@ pub mod es;
 pub mod fi;
 pub mod fr;
 pub mod gb;
+mod identities;
 pub mod ie;
 pub mod r#in;
 pub mod it;
@@ -33,6 +34,8 @@ pub mod sa;
 pub mod se;
 pub mod sg;
 pub mod taxid;
+#[cfg(test)]
+mod testutil;
 pub mod us;
 
 /// Every regime, in alphabetical order of country code.

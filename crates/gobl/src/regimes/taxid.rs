@@ -21,11 +21,11 @@ pub fn check(country: &str, code: &str) -> Result<(), String> {
     regime(code)
 }
 
-fn digits(s: &str) -> Option<Vec<u32>> {
+pub(crate) fn digits(s: &str) -> Option<Vec<u32>> {
     s.chars().map(|c| c.to_digit(10)).collect()
 }
 
-fn bad(what: &str) -> Result<(), String> {
+pub(crate) fn bad(what: &str) -> Result<(), String> {
     Err(format!("invalid {what}"))
 }
 
@@ -105,7 +105,7 @@ pub(crate) fn de(code: &str) -> Result<(), String> {
     }
 }
 
-fn luhn(d: &[u32]) -> bool {
+pub(crate) fn luhn(d: &[u32]) -> bool {
     let mut sum = 0;
     for (i, x) in d.iter().rev().enumerate() {
         if i % 2 == 1 {

@@ -42,6 +42,9 @@ pub type TaxIdCheck = fn(&str) -> Result<(), String>;
 pub struct Hooks {
     /// Check a normalised tax identity code (upper-case, no symbols, no country prefix).
     pub tax_id: Option<TaxIdCheck>,
+    /// Finish a tax identity code after the common normalisation (upper-case, no symbols,
+    /// no country prefix), e.g. Norway's `MVA` suffix.
+    pub normalize_tax_id: Option<fn(String) -> String>,
     /// Normalise an invoice before it is calculated.
     pub normalize: Option<fn(&mut Doc)>,
     /// Adjust an invoice after calculation and scenarios (extensions derived from totals).
@@ -54,6 +57,7 @@ impl Hooks {
     /// No code of its own: the data says everything.
     pub const NONE: Hooks = Hooks {
         tax_id: None,
+        normalize_tax_id: None,
         normalize: None,
         calculated: None,
         validate: None,

@@ -31,7 +31,7 @@ pub static ADDON: AddonDef = AddonDef {
     requires: &[],
     invoice_tags: &["b2g", "freelance", "ceiling-exceeded", "san-marino-paper", "import", "goods", "goods-eu", "goods-with-tax", "goods-extracted", "deferred", "regularization", "third-period", "depreciable-assets", "b2g"],
     corrections: CorrectionDef::NONE,
-    hooks: Hooks { tax_id: None, normalize: Some(norm::normalize), calculated: None, validate: Some(rules::validate) },
+    hooks: Hooks { normalize: Some(norm::normalize), validate: Some(rules::validate), ..Hooks::NONE },
     extensions: &[
         ExtDef { key: "it-sdi-format", codes: &["FPA12", "FPR12"], pattern: None },
         ExtDef { key: "it-sdi-document-type", codes: &["TD01", "TD02", "TD03", "TD04", "TD05", "TD06", "TD07", "TD08", "TD09", "TD16", "TD17", "TD18", "TD19", "TD20", "TD21", "TD22", "TD23", "TD24", "TD25", "TD26", "TD27", "TD28"], pattern: None },
