@@ -16,8 +16,7 @@ use serde_json::Value;
 const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 /// Examples (`<cc>/<file>`) that do not build to the reference's output yet, and why.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples")

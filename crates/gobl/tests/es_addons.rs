@@ -233,10 +233,10 @@ fn a_verifactu_invoice_lacking_its_doc_type_breaks_the_rule() {
         .as_object_mut()
         .unwrap()
         .remove("es-verifactu-doc-type");
-    assert!(codes(&doc).contains(&"es-verifactu-bill-invoice-10".to_string()));
+    assert!(codes(&doc).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-10".to_string()));
     doc["tax"]["ext"]["es-verifactu-doc-type"] = json!("R1");
-    assert!(codes(&doc).contains(&"es-verifactu-bill-invoice-11".to_string()));
-    assert!(codes(&doc).contains(&"es-verifactu-bill-invoice-13".to_string()));
+    assert!(codes(&doc).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-11".to_string()));
+    assert!(codes(&doc).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-13".to_string()));
 }
 
 #[test]
@@ -247,11 +247,11 @@ fn a_verifactu_combo_lacking_its_regime_breaks_the_rule() {
     ext.remove("es-verifactu-op-class");
     let c = codes(&doc);
     assert!(
-        c.contains(&"es-verifactu-tax-combo-01".to_string()),
+        c.contains(&"GOBL-ES-VERIFACTU-TAX-COMBO-01".to_string()),
         "{c:?}"
     );
     assert!(
-        c.contains(&"es-verifactu-tax-combo-04".to_string()),
+        c.contains(&"GOBL-ES-VERIFACTU-TAX-COMBO-04".to_string()),
         "{c:?}"
     );
 }
@@ -260,16 +260,16 @@ fn a_verifactu_combo_lacking_its_regime_breaks_the_rule() {
 fn verifactu_customers_are_checked_by_doc_type() {
     let mut doc = invoice("es-verifactu-v1", vat(json!({})));
     doc.as_object_mut().unwrap().remove("customer");
-    assert!(codes(&build(doc)).contains(&"es-verifactu-bill-invoice-06".to_string()));
+    assert!(codes(&build(doc)).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-06".to_string()));
     let doc = with(
         invoice("es-verifactu-v1", vat(json!({}))),
         "$tags",
         json!(["simplified"]),
     );
-    assert!(codes(&build(doc)).contains(&"es-verifactu-bill-invoice-04".to_string()));
+    assert!(codes(&build(doc)).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-04".to_string()));
     let irpf_only = json!([{"cat": "IRPF", "rate": "pro"}]);
     let doc = build(invoice("es-verifactu-v1", irpf_only));
-    assert!(codes(&doc).contains(&"es-verifactu-bill-invoice-15".to_string()));
+    assert!(codes(&doc).contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-15".to_string()));
 }
 
 #[test]
@@ -280,17 +280,20 @@ fn sii_rules_give_the_reference_ids() {
         .as_object_mut()
         .unwrap()
         .remove("es-sii-doc-type");
-    assert!(codes(&doc).contains(&"es-sii-bill-invoice-08".to_string()));
+    assert!(codes(&doc).contains(&"GOBL-ES-SII-BILL-INVOICE-08".to_string()));
     let mut doc = invoice("es-sii-v1", vat(json!({})));
     doc["currency"] = json!("USD");
     let c = codes(&build(doc));
-    assert!(c.contains(&"es-sii-bill-invoice-15".to_string()), "{c:?}");
+    assert!(
+        c.contains(&"GOBL-ES-SII-BILL-INVOICE-15".to_string()),
+        "{c:?}"
+    );
     let doc = with(
         invoice("es-sii-v1", vat(json!({}))),
         "type",
         json!("corrective"),
     );
-    assert!(codes(&build(doc)).contains(&"es-sii-bill-invoice-01".to_string()));
+    assert!(codes(&build(doc)).contains(&"GOBL-ES-SII-BILL-INVOICE-01".to_string()));
 }
 
 #[test]
@@ -412,7 +415,7 @@ fn a_simplified_invoice_names_no_customer_identity() {
         json!({"name": "Tourist", "identities": [{"key": "passport", "code": "AA1"}]});
     let c = codes(&build(doc));
     assert!(
-        c.contains(&"es-verifactu-bill-invoice-05".to_string()),
+        c.contains(&"GOBL-ES-VERIFACTU-BILL-INVOICE-05".to_string()),
         "{c:?}"
     );
     // A customer identified by another type must say its country.
@@ -420,5 +423,5 @@ fn a_simplified_invoice_names_no_customer_identity() {
     doc["customer"] =
         json!({"name": "Tourist", "identities": [{"key": "passport", "code": "AA1"}]});
     let c = codes(&build(doc));
-    assert_eq!(c, ["es-verifactu-bill-invoice-17"]);
+    assert_eq!(c, ["GOBL-ES-VERIFACTU-BILL-INVOICE-17"]);
 }

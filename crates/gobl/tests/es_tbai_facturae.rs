@@ -148,14 +148,14 @@ fn a_tbai_invoice_builds_and_its_missing_extensions_are_faults() {
     assert!(has_fault(
         tbai(madrid.clone()),
         "doc.tax",
-        "es-tbai-bill-invoice-01"
+        "GOBL-ES-TBAI-BILL-INVOICE-01"
     ));
     let mut with_tax = tbai(madrid);
     with_tax["tax"] = json!({"ext": {"es-tbai-simplified": "N"}});
     assert!(has_fault(
         with_tax,
         "doc.tax.ext",
-        "es-tbai-bill-invoice-02"
+        "GOBL-ES-TBAI-BILL-INVOICE-02"
     ));
     // a credit note names the corrected invoice with its correction code
     let credit = tbai(json!({"type": "credit-note",
@@ -163,13 +163,13 @@ fn a_tbai_invoice_builds_and_its_missing_extensions_are_faults() {
     assert!(has_fault(
         credit,
         "doc.preceding[0].ext",
-        "es-tbai-bill-invoice-06"
+        "GOBL-ES-TBAI-BILL-INVOICE-06"
     ));
     let credit = tbai(json!({"type": "credit-note"}));
     assert!(has_fault(
         credit,
         "doc.preceding",
-        "es-tbai-bill-invoice-04"
+        "GOBL-ES-TBAI-BILL-INVOICE-04"
     ));
     // Bizkaia individuals give their activity code
     let individual = json!({"supplier": {"name": "Jon", "tax_id": {"country": "ES", "code": "54387763P"},
@@ -177,14 +177,14 @@ fn a_tbai_invoice_builds_and_its_missing_extensions_are_faults() {
     assert!(has_fault(
         tbai(individual.clone()),
         "doc.supplier.ext",
-        "es-tbai-bill-invoice-10"
+        "GOBL-ES-TBAI-BILL-INVOICE-10"
     ));
     let mut bad_activity = tbai(individual);
     bad_activity["supplier"]["ext"] = json!({"es-tbai-bi-activity": "12345678"});
     assert!(has_fault(
         bad_activity,
         "doc.supplier.ext",
-        "es-tbai-bill-invoice-11"
+        "GOBL-ES-TBAI-BILL-INVOICE-11"
     ));
 }
 
@@ -195,7 +195,7 @@ fn tbai_customers_notes_and_currency_are_checked() {
     assert!(has_fault(
         no_customer.clone(),
         "doc.customer",
-        "es-tbai-bill-invoice-03"
+        "GOBL-ES-TBAI-BILL-INVOICE-03"
     ));
     no_customer["$tags"] = json!(["simplified"]);
     assert_eq!(faults(no_customer), vec![]);
@@ -206,13 +206,17 @@ fn tbai_customers_notes_and_currency_are_checked() {
     assert!(has_fault(
         anonymous,
         "doc.customer",
-        "es-tbai-bill-invoice-08"
+        "GOBL-ES-TBAI-BILL-INVOICE-08"
     ));
     let mut no_notes = tbai(json!({}));
     no_notes.as_object_mut().unwrap().remove("notes");
-    assert!(has_fault(no_notes, "doc.notes", "es-tbai-bill-invoice-07"));
+    assert!(has_fault(
+        no_notes,
+        "doc.notes",
+        "GOBL-ES-TBAI-BILL-INVOICE-07"
+    ));
     let dollars = tbai(json!({"currency": "USD"}));
-    assert!(has_fault(dollars, "doc", "es-tbai-bill-invoice-09"));
+    assert!(has_fault(dollars, "doc", "GOBL-ES-TBAI-BILL-INVOICE-09"));
 }
 
 #[test]
@@ -240,21 +244,25 @@ fn facturae_rules_have_the_references_ids() {
     assert!(has_fault(
         no_code,
         "doc.customer.tax_id.code",
-        "es-facturae-bill-invoice-01"
+        "GOBL-ES-FACTURAE-BILL-INVOICE-01"
     ));
     let credit = facturae(json!({"type": "credit-note", "preceding": [{"code": "0"}]}));
     assert!(has_fault(
         credit.clone(),
         "doc.preceding[0].issue_date",
-        "es-facturae-bill-invoice-05"
+        "GOBL-ES-FACTURAE-BILL-INVOICE-05"
     ));
     assert!(has_fault(
         credit,
         "doc.preceding[0].ext",
-        "es-facturae-bill-invoice-06"
+        "GOBL-ES-FACTURAE-BILL-INVOICE-06"
     ));
     let dollars = facturae(json!({"currency": "USD"}));
-    assert!(has_fault(dollars, "doc", "es-facturae-bill-invoice-07"));
+    assert!(has_fault(
+        dollars,
+        "doc",
+        "GOBL-ES-FACTURAE-BILL-INVOICE-07"
+    ));
 }
 
 /// The folders of examples at hand: the project's share and, when given, the reference's.

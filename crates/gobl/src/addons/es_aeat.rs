@@ -220,15 +220,15 @@ pub(crate) struct Rules<'f> {
 }
 
 impl Rules<'_> {
-    /// A fault of the invoice rules, numbered as the reference numbers them.
+    /// A fault of the invoice rules, with the reference's rule id (`GOBL-ES-SII-BILL-INVOICE-03`).
     pub(crate) fn invoice(&mut self, n: &str, path: impl Into<String>, message: &str) {
-        let code = format!("{}-bill-invoice-{n}", self.family);
+        let code = format!("GOBL-{}-BILL-INVOICE-{n}", self.family.to_ascii_uppercase());
         self.faults.push(Fault::at(path, &code, message));
     }
 
     /// A fault of the tax-combo rules.
     pub(crate) fn combo(&mut self, n: &str, path: impl Into<String>, message: &str) {
-        let code = format!("{}-tax-combo-{n}", self.family);
+        let code = format!("GOBL-{}-TAX-COMBO-{n}", self.family.to_ascii_uppercase());
         self.faults.push(Fault::at(path, &code, message));
     }
 }

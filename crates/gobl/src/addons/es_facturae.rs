@@ -45,7 +45,7 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
     let mut fault = |path: &str, n: &str, message: &str| {
         faults.push(Fault::at(
             path,
-            &format!("es-facturae-bill-invoice-{n}"),
+            &format!("GOBL-ES-FACTURAE-BILL-INVOICE-{n}"),
             message,
         ));
     };

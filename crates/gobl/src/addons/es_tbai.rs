@@ -222,7 +222,7 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
     let mut fault = |path: &str, n: &str, message: &str| {
         faults.push(Fault::at(
             path,
-            &format!("es-tbai-bill-invoice-{n}"),
+            &format!("GOBL-ES-TBAI-BILL-INVOICE-{n}"),
             message,
         ));
     };
@@ -360,7 +360,7 @@ fn combo_rules(doc: &Doc, faults: &mut Vec<Fault>) {
         if exempt && ext(c, EXEMPTION).is_none() {
             faults.push(Fault::at(
                 format!("{path}.ext"),
-                "es-tbai-tax-combo-01",
+                "GOBL-ES-TBAI-TAX-COMBO-01",
                 "extension 'es-tbai-exemption' is required for exempt tax combos",
             ));
         }

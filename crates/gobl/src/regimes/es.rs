@@ -140,12 +140,16 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
     let field = |o: &Doc, k: &str| o.get(k).and_then(Value::as_object).cloned();
     let Some(supplier) = field(doc, "supplier") else {
         let m = "invoice supplier in Spain is required";
-        faults.push(Fault::at("doc.supplier", "es-bill-invoice-01", m));
+        faults.push(Fault::at("doc.supplier", "GOBL-ES-BILL-INVOICE-01", m));
         return;
     };
     let Some(tax_id) = field(&supplier, "tax_id") else {
         let m = "invoice supplier tax ID in Spain is required";
-        faults.push(Fault::at("doc.supplier.tax_id", "es-bill-invoice-02", m));
+        faults.push(Fault::at(
+            "doc.supplier.tax_id",
+            "GOBL-ES-BILL-INVOICE-02",
+            m,
+        ));
         return;
     };
     if tax_id
@@ -156,7 +160,7 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
         let m = "invoice supplier tax ID code in Spain is required";
         faults.push(Fault::at(
             "doc.supplier.tax_id.code",
-            "es-bill-invoice-03",
+            "GOBL-ES-BILL-INVOICE-03",
             m,
         ));
     }
@@ -182,11 +186,11 @@ mod tests {
     #[test]
     fn the_supplier_needs_a_tax_id_code() {
         let none = serde_json::json!({});
-        assert_eq!(faults(none), ["es-bill-invoice-01"]);
+        assert_eq!(faults(none), ["GOBL-ES-BILL-INVOICE-01"]);
         let no_id = serde_json::json!({"supplier": {"name": "X"}});
-        assert_eq!(faults(no_id), ["es-bill-invoice-02"]);
+        assert_eq!(faults(no_id), ["GOBL-ES-BILL-INVOICE-02"]);
         let no_code = serde_json::json!({"supplier": {"tax_id": {"country": "ES"}}});
-        assert_eq!(faults(no_code), ["es-bill-invoice-03"]);
+        assert_eq!(faults(no_code), ["GOBL-ES-BILL-INVOICE-03"]);
         let ok =
             serde_json::json!({"supplier": {"tax_id": {"country": "ES", "code": "B98602642"}}});
         assert!(faults(ok).is_empty());
