@@ -293,3 +293,30 @@ async fn italian_polish_and_greek_examples_store_as_the_reference_builds_them() 
         app.stop().await;
     }
 }
+
+/// An add-on's rules refuse what it requires and name the rule: an Italian SDI invoice whose
+/// supplier has no address breaks `GOBL-IT-SDI-BILL-INVOICE-04`.
+#[tokio::test]
+async fn an_addon_rule_is_a_422_with_its_rule_id() {
+    for app in TestApp::backends().await {
+        let doc = json!({
+            "$schema": "https://gobl.org/draft-0/bill/invoice",
+            "$addons": ["it-sdi-v1"],
+            "currency": "EUR", "issue_date": "2024-03-01", "code": "1",
+            "supplier": {"name": "Fornitore S.r.l.", "tax_id": {"country": "IT", "code": "12345678903"}},
+            "customer": {"name": "Cliente S.p.A.", "tax_id": {"country": "IT", "code": "13029381004"}},
+            "lines": [{"quantity": "1", "item": {"name": "Servizi", "price": "100.00"},
+                       "taxes": [{"cat": "VAT", "rate": "general"}]}]
+        });
+        let uri = format!("/silo/v1/envelopes/{}", Uuid::new_v4());
+        let err = app.put(&uri, &json!({ "data": doc })).await.expect(422);
+        let fault = err["faults"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["code"] == "GOBL-IT-SDI-BILL-INVOICE-04")
+            .unwrap_or_else(|| panic!("no GOBL-IT-SDI-BILL-INVOICE-04: {err}"));
+        assert_eq!(fault["paths"][0], "doc.supplier.addresses", "{fault}");
+        app.stop().await;
+    }
+}
