@@ -168,7 +168,10 @@ pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
             ));
         }
     }
-    check_extensions("doc", &Value::Object(doc.clone()), faults);
+    let mut path = vec![Step::Key("doc")];
+    for (k, v) in doc {
+        check_member(&mut path, k, v, faults);
+    }
     for a in active(doc) {
         if let Some(f) = a.hooks.validate {
             f(doc, faults);
@@ -176,41 +179,94 @@ pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
     }
 }
 
-/// Every `ext` map under `v`: a value of a key with a code list must be one of its codes.
-fn check_extensions(path: &str, v: &Value, faults: &mut Vec<Fault>) {
+/// One step of a JSON path, kept on a stack and written out only for a fault.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn render(path: &[Step]) -> String {
+    let mut out = String::new();
+    for s in path {
+        match s {
+            Step::Key(k) if out.is_empty() => out.push_str(k),
+            Step::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// Every `ext` map under `v` (reached by `key`): a value of a key with a code list must be
+/// one of its codes.
+fn check_member<'a>(path: &mut Vec<Step<'a>>, key: &'a str, v: &'a Value, faults: &mut Vec<Fault>) {
+    path.push(Step::Key(key));
     match v {
+        Value::Object(o) if key == "ext" => check_ext_map(path, o, faults),
         Value::Object(o) => {
             for (k, child) in o {
-                let p = format!("{path}.{k}");
-                if k == "ext"
-                    && let Some(ext) = child.as_object()
-                {
-                    check_ext_map(&p, ext, faults);
-                } else {
-                    check_extensions(&p, child, faults);
-                }
+                check_member(path, k, child, faults);
             }
         }
         Value::Array(a) => {
             for (i, child) in a.iter().enumerate() {
-                check_extensions(&format!("{path}[{i}]"), child, faults);
+                if let Value::Object(o) = child {
+                    path.push(Step::Index(i));
+                    for (k, c) in o {
+                        check_member(path, k, c, faults);
+                    }
+                    path.pop();
+                }
             }
         }
         _ => {}
     }
+    path.pop();
 }
 
-fn check_ext_map(path: &str, ext: &Obj, faults: &mut Vec<Fault>) {
+fn check_ext_map(path: &[Step], ext: &Obj, faults: &mut Vec<Fault>) {
     for (k, v) in ext {
         let (Some(def), Some(code)) = (extension(k), v.as_str()) else {
             continue;
         };
         if !def.codes.is_empty() && !def.codes.contains(&code) {
             faults.push(Fault::at(
-                format!("{path}.{k}"),
+                format!("{}.{k}", render(path)),
                 "ext-code",
                 format!("code '{code}' is not valid for '{k}'"),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_extension_code_outside_its_list_is_a_fault_at_its_path() {
+        let doc = json!({
+            "$addons": ["es-verifactu-v1", "xx-nothing-v1"],
+            "tax": {"ext": {"es-verifactu-doc-type": "F1"}},
+            "lines": [{"taxes": [{"cat": "VAT", "ext": {"es-verifactu-exempt": "ZZ"}}]}]
+        });
+        let mut faults = Vec::new();
+        check_member(&mut vec![], "doc", &doc, &mut faults);
+        let got: Vec<(&str, &str)> = faults
+            .iter()
+            .map(|f| (f.code.as_str(), f.paths[0].as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [("ext-code", "doc.lines[0].taxes[0].ext.es-verifactu-exempt")]
+        );
+        let mut faults = Vec::new();
+        validate_invoice(doc.as_object().unwrap(), &mut faults);
+        assert!(faults.iter().any(|f| f.code == "addon-unknown"
+            && f.paths == ["doc.$addons[1]"]
+            && f.message.contains("'xx-nothing-v1'")));
     }
 }
