@@ -4,6 +4,7 @@
 //!
 //! Members the model does not name are ignored, so a newer document still reads.
 
+mod included;
 mod line;
 mod num_serde;
 mod party;
@@ -17,6 +18,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::Value;
 
+pub use included::without_included_taxes;
 pub use line::{Item, Line, LineCharge, LineDiscount, TaxCombo};
 pub use party::{
     Address, Email, Identity, Inbox, Name, Party, Person, Registration, TaxId, Telephone,
