@@ -4,7 +4,7 @@
 //! calculated again, and any difference from the original total with tax kept as
 //! `totals.rounding`, as the reference does.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::bill::val::{Obj, amount, set_amount, string};
 use crate::bill::{CalcError, normalize_document};
@@ -129,6 +129,7 @@ fn take_out(o: &mut Obj, key: &str, p: Percentage) -> Result<(), CalcError> {
 mod tests {
     use super::*;
     use crate::model::Invoice;
+    use serde_json::json;
 
     fn built(doc: Value) -> Value {
         crate::builder::build(doc).expect("builds")
