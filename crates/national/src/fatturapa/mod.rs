@@ -106,3 +106,6 @@ fn progressive_number(head: Option<&str>, inv: &Invoice) -> String {
         .take(8)
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

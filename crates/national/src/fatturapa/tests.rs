@@ -1,0 +1,130 @@
+//! The writer's choices on small invoices built by folio: format, recipient codes, foreign
+//! parties, negative quantities, and the errors for what FatturaPA cannot do without.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
+    let mut doc = json!({
+        "$schema": "https://gobl.org/draft-0/bill/invoice",
+        "$regime": "IT",
+        "$addons": ["it-sdi-v1"],
+        "currency": "EUR", "issue_date": "2025-03-01", "series": "A", "code": "7",
+        "supplier": {
+            "name": "Fornitore SRL",
+            "tax_id": {"country": "IT", "code": "12345678903"},
+            "addresses": [{"street": "Via Roma", "num": "1", "locality": "Roma",
+                           "region": "RM", "code": "00100", "country": "IT"}]
+        },
+        "customer": {
+            "name": "Cliente SRL",
+            "tax_id": {"country": "IT", "code": "09876543217"},
+            "inboxes": [{"key": "it-sdi-code", "code": "ABCDEF1"}],
+            "addresses": [{"street": "Via Milano", "locality": "Milano",
+                           "code": "20100", "country": "IT"}]
+        },
+        "lines": [{"quantity": "2", "item": {"name": "Consulenza", "price": "100.00"},
+                   "taxes": [{"cat": "VAT", "rate": "general"}]}]
+    });
+    patch(&mut doc);
+    gobl::builder::build(doc).expect("builds")
+}
+
+fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("<{name}>");
+    xml.match_indices(&open)
+        .map(|(i, _)| {
+            let rest = &xml[i + open.len()..];
+            &rest[..rest.find('<').unwrap()]
+        })
+        .collect()
+}
+
+fn write_env(env: &Value) -> Result<String, Error> {
+    from_envelope(env, &Options::default())
+}
+
+#[test]
+fn a_private_invoice_is_fpr12_sent_by_the_supplier() {
+    let xml = write_env(&invoice(|_| {})).unwrap();
+    assert!(xml.contains("versione=\"FPR12\""));
+    assert_eq!(text(&xml, "FormatoTrasmissione"), ["FPR12"]);
+    assert_eq!(
+        text(&xml, "IdCodice")[0],
+        "12345678903",
+        "supplier transmits"
+    );
+    assert_eq!(text(&xml, "CodiceDestinatario"), ["ABCDEF1"]);
+    assert_eq!(text(&xml, "Numero"), ["A-7"]);
+    assert_eq!(text(&xml, "RegimeFiscale"), ["RF01"]);
+    assert_eq!(text(&xml, "ImportoTotaleDocumento"), ["244.00"]);
+    assert_eq!(text(&xml, "Imposta"), ["44.00"]);
+    assert!(text(&xml, "DatiPagamento").is_empty());
+}
+
+#[test]
+fn a_public_administration_invoice_is_fpa12_with_its_office_code() {
+    let env = invoice(|d| {
+        d["$tags"] = json!(["b2g"]);
+        d["customer"]["inboxes"] = json!([{"key": "it-sdi-code", "code": "UFABCD"}]);
+    });
+    let xml = write_env(&env).unwrap();
+    assert!(xml.contains("versione=\"FPA12\""));
+    assert_eq!(text(&xml, "CodiceDestinatario"), ["UFABCD"]);
+}
+
+#[test]
+fn foreign_customers_get_the_generic_codes() {
+    let env = invoice(|d| {
+        d["customer"] = json!({
+            "name": "Acme Inc",
+            "tax_id": {"country": "US", "code": "123456789"},
+            "addresses": [{"street": "Main St", "locality": "Boston", "region": "MA",
+                           "code": "02108", "country": "US"}]
+        });
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "CodiceDestinatario"), ["XXXXXXX"]);
+    assert!(xml.contains("<IdPaese>US</IdPaese>"));
+    assert!(xml.contains("<IdCodice>OO99999999999</IdCodice>"));
+    assert_eq!(text(&xml, "CAP")[1], "00000");
+    assert_eq!(text(&xml, "Provincia"), ["RM"], "no province abroad");
+}
+
+#[test]
+fn a_negative_quantity_moves_its_sign_to_the_price() {
+    let env = invoice(|d| d["lines"][0]["quantity"] = json!("-2"));
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "Quantita"), ["2.00"]);
+    assert_eq!(text(&xml, "PrezzoUnitario"), ["-100.00"]);
+    assert_eq!(text(&xml, "PrezzoTotale"), ["-200.00"]);
+}
+
+#[test]
+fn what_fatturapa_requires_is_reported_missing() {
+    let mut env = invoice(|_| {});
+    env["doc"]["tax"]["ext"]
+        .as_object_mut()
+        .unwrap()
+        .remove("it-sdi-document-type");
+    assert_eq!(
+        write_env(&env),
+        Err(Error::Missing("tax.ext.it-sdi-document-type"))
+    );
+    let mut env = invoice(|_| {});
+    env["doc"].as_object_mut().unwrap().remove("customer");
+    assert_eq!(write_env(&env), Err(Error::Missing("customer")));
+    let mut env = invoice(|_| {});
+    env["doc"]["supplier"]["addresses"] = json!([]);
+    assert_eq!(write_env(&env), Err(Error::Missing("supplier.addresses")));
+}
+
+#[test]
+fn simplified_invoices_and_other_documents_are_refused() {
+    let mut env = invoice(|_| {});
+    env["doc"]["tax"]["ext"]["it-sdi-document-type"] = json!("TD07");
+    assert!(matches!(write_env(&env), Err(Error::Unsupported(_))));
+    let status = json!({"doc": {"$schema": "https://gobl.org/draft-0/bill/status"}});
+    assert!(matches!(write_env(&status), Err(Error::Read(_))));
+}
