@@ -1,7 +1,8 @@
 //! A small indented XML writer: the formats here are fixed trees of elements with text,
-//! written in schema order by the caller. Text is escaped with quick-xml.
+//! written in schema order by the caller. Text is escaped with quick-xml (quotes only in
+//! attributes).
 
-use quick_xml::escape::escape;
+use quick_xml::escape::{escape, partial_escape};
 
 /// An XML document being written, one element per line, indented with tabs.
 pub(crate) struct Xml {
@@ -52,7 +53,7 @@ impl Xml {
     pub(crate) fn text(&mut self, name: &str, text: &str) {
         self.indent();
         self.out
-            .push_str(&format!("<{name}>{}</{name}>\n", escape(text)));
+            .push_str(&format!("<{name}>{}</{name}>\n", partial_escape(text)));
     }
 
     /// `<name>text</name>` when there is a non-empty text.

@@ -75,6 +75,14 @@ pub(crate) fn latin(s: &str, max: usize) -> String {
         .collect()
 }
 
+/// Text the schema's Basic Latin types accept: [`latin`] without Latin-1 letters.
+pub(crate) fn ascii(s: &str, max: usize) -> String {
+    latin(s, max)
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '?' })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +101,7 @@ mod tests {
     fn text_is_latin_1() {
         assert_eq!(latin("MªF. l’ufficio – €5", 100), "MªF. l'ufficio - ?5");
         assert_eq!(latin("abcdef", 3), "abc");
+        assert_eq!(ascii("12/bis città", 8), "12/bis c");
+        assert_eq!(ascii("Dottè", 10), "Dott?");
     }
 }

@@ -3,7 +3,7 @@
 
 use gobl::model::{Address, Invoice, Party, TaxId};
 
-use super::codes::{is_eu, latin};
+use super::codes::{ascii, is_eu, latin};
 use super::format::amount2;
 use super::{Error, Options};
 use crate::xml::Xml;
@@ -170,7 +170,8 @@ fn profile(x: &mut Xml, p: &Party, what: &'static str) -> Result<(), Error> {
             "Cognome",
             &latin(n.surname.as_deref().unwrap_or_default(), 60),
         );
-        x.opt("Titolo", n.prefix.as_deref());
+        let title = n.prefix.as_deref().map(|t| ascii(t, 10));
+        x.opt("Titolo", title.as_deref().filter(|t| t.len() >= 2));
     }
     x.close("Anagrafica");
     Ok(())
@@ -191,7 +192,10 @@ fn address(x: &mut Xml, a: &Address, country: &str) -> Option<()> {
     let street = a.po_box.as_deref().or(a.street.as_deref())?;
     let locality = a.locality.as_deref()?;
     x.text("Indirizzo", &latin(street, 60));
-    x.opt("NumeroCivico", a.num.as_deref());
+    x.opt(
+        "NumeroCivico",
+        a.num.as_deref().map(|n| ascii(n, 8)).as_deref(),
+    );
     let italian = country == "IT";
     let cap = if italian { a.code.as_deref()? } else { "00000" };
     x.text("CAP", cap);
@@ -229,8 +233,17 @@ fn registration(x: &mut Xml, s: &Party) {
 }
 
 fn contacts(x: &mut Xml, s: &Party) {
-    let phone = s.telephones.first().map(|t| t.num.as_str());
-    let email = s.emails.first().map(|e| e.addr.as_str());
+    // The schema's lengths: a telephone of 5 to 12 characters, an email of at least 7.
+    let phone = s
+        .telephones
+        .first()
+        .map(|t| t.num.as_str())
+        .filter(|t| (5..=12).contains(&t.chars().count()) && t.is_ascii());
+    let email = s
+        .emails
+        .first()
+        .map(|e| e.addr.as_str())
+        .filter(|e| e.len() >= 7);
     if phone.is_none() && email.is_none() {
         return;
     }

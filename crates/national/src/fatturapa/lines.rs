@@ -3,6 +3,7 @@
 use gobl::model::{Invoice, Line};
 use gobl::num::Amount;
 
+use super::Error;
 use super::codes::latin;
 use super::format::{amount8, percent, percent_or_zero};
 use super::general::adjustment;
@@ -15,13 +16,20 @@ const REVERSE_CHARGE_DATA: (&str, &str) = (
     "Inversione contabile - art. 21 c.6 bis lett. a) DPR 633/72",
 );
 
-pub(crate) fn write(x: &mut Xml, inv: &Invoice) {
+/// Lines without a price are left out; the schema needs at least one line.
+pub(crate) fn write(x: &mut Xml, inv: &Invoice) -> Result<(), Error> {
     let reverse_charge = inv.has_tag("reverse-charge");
+    let mut written = 0;
     for line in &inv.lines {
         if let Some(price) = line.item.price {
             detail(x, line, price, reverse_charge);
+            written += 1;
         }
     }
+    if written == 0 {
+        return Err(Error::Missing("lines[].item.price"));
+    }
+    Ok(())
 }
 
 fn detail(x: &mut Xml, line: &Line, price: Amount, reverse_charge: bool) {

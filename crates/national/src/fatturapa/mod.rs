@@ -88,7 +88,7 @@ pub fn write(inv: &Invoice, progressive: &str, opts: &Options) -> Result<String,
     x.open("FatturaElettronicaBody");
     general::write(&mut x, inv)?;
     x.open("DatiBeniServizi");
-    lines::write(&mut x, inv);
+    lines::write(&mut x, inv)?;
     summary::write(&mut x, inv);
     x.close("DatiBeniServizi");
     payment::write(&mut x, inv)?;

@@ -100,7 +100,9 @@ fn group(x: &mut Xml, condition: &str, rows: &[Row]) {
             if let Some(ct) = r.account {
                 let bank = ct.name.as_deref().map(|n| latin(n, 80));
                 x.opt("IstitutoFinanziario", bank.as_deref());
-                x.opt("IBAN", ct.iban.as_deref());
+                // IBANs are often written in groups of four; the schema has no spaces.
+                let iban = ct.iban.as_deref().map(|i| i.replace(' ', ""));
+                x.opt("IBAN", iban.as_deref());
                 x.opt("BIC", ct.bic.as_deref());
             }
         });

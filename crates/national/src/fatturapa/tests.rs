@@ -41,6 +41,22 @@ fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// Whether the kit's `validate.py` accepts the document (its errors otherwise).
+fn assert_valid(xml: &str, name: &str) {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national");
+    let file = std::env::temp_dir().join(format!("folio-fpa-{}-{name}.xml", std::process::id()));
+    std::fs::write(&file, xml).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(kit.join("validate.py"))
+        .args(["--format", "fatturapa", "--json"])
+        .arg(&file)
+        .output()
+        .expect("python3 runs");
+    let _ = std::fs::remove_file(&file);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("validate.py JSON");
+    assert_eq!(report[0]["ok"], true, "{name}: {}", report[0]["xsd_errors"]);
+}
+
 fn write_env(env: &Value) -> Result<String, Error> {
     from_envelope(env, &Options::default())
 }
@@ -72,6 +88,7 @@ fn a_public_administration_invoice_is_fpa12_with_its_office_code() {
     let xml = write_env(&env).unwrap();
     assert!(xml.contains("versione=\"FPA12\""));
     assert_eq!(text(&xml, "CodiceDestinatario"), ["UFABCD"]);
+    assert_valid(&xml, "fpa12");
 }
 
 #[test]
@@ -90,6 +107,7 @@ fn foreign_customers_get_the_generic_codes() {
     assert!(xml.contains("<IdCodice>OO99999999999</IdCodice>"));
     assert_eq!(text(&xml, "CAP")[1], "00000");
     assert_eq!(text(&xml, "Provincia"), ["RM"], "no province abroad");
+    assert_valid(&xml, "foreign");
 }
 
 #[test]
@@ -99,6 +117,7 @@ fn a_negative_quantity_moves_its_sign_to_the_price() {
     assert_eq!(text(&xml, "Quantita"), ["2.00"]);
     assert_eq!(text(&xml, "PrezzoUnitario"), ["-100.00"]);
     assert_eq!(text(&xml, "PrezzoTotale"), ["-200.00"]);
+    assert_valid(&xml, "negative");
 }
 
 #[test]
@@ -118,6 +137,32 @@ fn what_fatturapa_requires_is_reported_missing() {
     let mut env = invoice(|_| {});
     env["doc"]["supplier"]["addresses"] = json!([]);
     assert_eq!(write_env(&env), Err(Error::Missing("supplier.addresses")));
+    let mut env = invoice(|_| {});
+    env["doc"]["lines"][0]["item"]
+        .as_object_mut()
+        .unwrap()
+        .remove("price");
+    assert_eq!(write_env(&env), Err(Error::Missing("lines[].item.price")));
+}
+
+#[test]
+fn texts_and_codes_fit_the_schema_patterns() {
+    let env = invoice(|d| {
+        d["supplier"]["addresses"][0]["num"] = json!("12/bis scala B");
+        d["supplier"]["telephones"] = json!([{"num": "+39 06 1234 5678 99"}]);
+        d["customer"]["name"] = json!("Caffè “Roma” – Società");
+        d["payment"] = json!({"instructions": {
+            "key": "credit-transfer",
+            "credit_transfer": [{"iban": "IT60 X054 2811 1010 0000 0123 456"}],
+            "ext": {"it-sdi-payment-means": "MP05"}}});
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "NumeroCivico"), ["12/bis s"]);
+    assert!(text(&xml, "Telefono").is_empty(), "too long for the schema");
+    assert_eq!(text(&xml, "Denominazione")[1], "Caffè \"Roma\" - Società");
+    assert_eq!(text(&xml, "IBAN"), ["IT60X0542811101000000123456"]);
+    assert_eq!(text(&xml, "CondizioniPagamento"), ["TP02"]);
+    assert_valid(&xml, "patterns");
 }
 
 #[test]
