@@ -173,3 +173,25 @@ fn simplified_invoices_and_other_documents_are_refused() {
     let status = json!({"doc": {"$schema": "https://gobl.org/draft-0/bill/status"}});
     assert!(matches!(write_env(&status), Err(Error::Read(_))));
 }
+
+#[test]
+fn orders_despatches_and_reasons_are_referenced() {
+    let env = invoice(|d| {
+        d["ordering"] = json!({
+            "purchases": [{"code": "PO-1", "issue_date": "2025-02-01", "lines": [1],
+                "identities": [{"type": "CIG", "code": "1234567890"},
+                               {"type": "CUP", "code": "J12B34000010001"}]}],
+            "despatch": [{"code": "DDT-9", "issue_date": "2025-02-20"}]
+        });
+        d["notes"] = json!([{"key": "reason", "text": "Servizi di febbraio"}]);
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "IdDocumento"), ["PO-1"]);
+    assert_eq!(text(&xml, "RiferimentoNumeroLinea"), ["1"]);
+    assert_eq!(text(&xml, "CodiceCIG"), ["1234567890"]);
+    assert_eq!(text(&xml, "CodiceCUP"), ["J12B34000010001"]);
+    assert_eq!(text(&xml, "NumeroDDT"), ["DDT-9"]);
+    assert_eq!(text(&xml, "DataDDT"), ["2025-02-20"]);
+    assert_eq!(text(&xml, "Causale"), ["Servizi di febbraio"]);
+    assert_valid(&xml, "references");
+}
