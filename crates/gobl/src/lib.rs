@@ -10,6 +10,7 @@ pub mod envelope;
 pub mod fault;
 pub use fault::{Fault, Faults, FieldError};
 pub mod json;
+pub mod model;
 pub mod num;
 pub mod regimes;
 mod routing;
