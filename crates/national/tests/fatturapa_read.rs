@@ -314,6 +314,11 @@ fn openssl(args: &[&str]) {
 
 /// A `.xml.p7m` (DER) of an invoice, signed with the kit's test certificate.
 fn signed(dir: &Path, xml: &[u8]) -> Vec<u8> {
+    signed_with(dir, xml, &[])
+}
+
+/// [`signed`] with more `openssl cms -sign` options.
+fn signed_with(dir: &Path, xml: &[u8], more: &[&str]) -> Vec<u8> {
     let certs = kit().join("certificates");
     let key = dir.join("key.pem");
     // The kit's PKCS#12 uses RC2: OpenSSL 3 reads it with -legacy.
@@ -332,7 +337,8 @@ fn signed(dir: &Path, xml: &[u8]) -> Vec<u8> {
     let input = dir.join("invoice.xml");
     std::fs::write(&input, xml).unwrap();
     let out = dir.join("invoice.xml.p7m");
-    openssl(&[
+    let cert = certs.join("test.pem");
+    let mut args = vec![
         "cms",
         "-sign",
         "-binary",
@@ -344,12 +350,14 @@ fn signed(dir: &Path, xml: &[u8]) -> Vec<u8> {
         "-in",
         input.to_str().unwrap(),
         "-signer",
-        certs.join("test.pem").to_str().unwrap(),
+        cert.to_str().unwrap(),
         "-inkey",
         key.to_str().unwrap(),
         "-out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.splice(2..2, more.iter().copied());
+    openssl(&args);
     std::fs::read(out).unwrap()
 }
 
@@ -413,4 +421,91 @@ fn a_tampered_signed_invoice_reports_a_broken_signature() {
         "{:?}",
         un.signers
     );
+}
+
+#[test]
+fn a_streamed_ber_signed_invoice_unwraps_and_verifies() {
+    // `-stream` writes indefinite lengths and the content in 4 KiB chunks (BER).
+    let scratch = Scratch::new("ber");
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-simple")
+        .unwrap();
+    let ber = signed_with(&scratch.0, &xml, &["-stream"]);
+    assert_eq!(&ber[..2], [0x30, 0x80], "openssl wrote BER");
+    let un = p7m::unwrap(&ber).unwrap();
+    assert_eq!(un.content, xml);
+    assert!(un.intact(), "{:?}", un.signers);
+}
+
+#[test]
+fn a_batch_file_gives_one_invoice_per_body() {
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-simple")
+        .unwrap();
+    let text = String::from_utf8(xml).unwrap();
+    let (start, end) = (
+        text.find("<FatturaElettronicaBody>").unwrap(),
+        text.find("</FatturaElettronicaBody>").unwrap() + "</FatturaElettronicaBody>".len(),
+    );
+    let body = &text[start..end];
+    let batch = format!("{}{body}{}", &text[..end], &text[end..]).replacen(
+        "<Numero>SAMPLE-001</Numero>",
+        "<Numero>SAMPLE-002</Numero>",
+        1,
+    );
+    let read = fatturapa::read(batch.as_bytes()).unwrap();
+    let codes: Vec<&Value> = read.iter().map(|r| &r.envelope["doc"]["code"]).collect();
+    assert_eq!(codes, ["SAMPLE-002", "SAMPLE-001"]);
+}
+
+#[test]
+fn a_default_namespace_reads_too() {
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-irpef")
+        .unwrap();
+    let text = String::from_utf8(xml).unwrap();
+    let plain = text
+        .replace("p:FatturaElettronica", "FatturaElettronica")
+        .replace("xmlns:p=\"http://ivaservizi", "xmlns=\"http://ivaservizi");
+    assert!(plain.contains("<FatturaElettronica "), "fixture shape");
+    let read = fatturapa::read(plain.as_bytes()).unwrap();
+    assert_eq!(
+        read[0].envelope["doc"]["totals"],
+        fatturapa::read(text.as_bytes()).unwrap()[0].envelope["doc"]["totals"]
+    );
+    let wrong = text.replace("fatture/v1.2\"", "fatture/v9\"");
+    assert!(fatturapa::read(wrong.as_bytes()).is_err());
+}
+
+#[test]
+fn truncated_and_mutated_p7m_files_never_panic() {
+    let scratch = Scratch::new("fuzz");
+    let (_, xml, _) = pairs().into_iter().find(|p| p.0 == "acube_test").unwrap();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for file in [
+        signed(&scratch.0, &xml),
+        signed_with(&scratch.0, &xml, &["-stream"]),
+    ] {
+        for cut in (0..file.len()).step_by(13) {
+            let _ = p7m::unwrap(&file[..cut]);
+        }
+        for _ in 0..400 {
+            let mut m = file.clone();
+            let at = (next() as usize) % m.len();
+            m[at] = next() as u8;
+            if let Ok(un) = p7m::unwrap(&m) {
+                // A changed byte never leaves a signature intact with changed content.
+                assert!(!(un.intact() && un.content != xml && un.content.len() == xml.len()));
+            }
+        }
+    }
 }

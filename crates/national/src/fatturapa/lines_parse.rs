@@ -71,16 +71,14 @@ fn line(d: &Node, summaries: &[&Node]) -> Result<Value, ImportError> {
     Ok(Value::Object(out))
 }
 
-/// Without a quantity the line is one unit, or as many as its total holds.
+/// Without a quantity the line is one unit, or as many as its total holds (at the
+/// total's precision).
 fn implied_quantity(price: Amount, total: Amount) -> Amount {
     let one = Amount::new(1, 0);
     if price.is_zero() {
         return one;
     }
-    total
-        .rescale_up(4)
-        .and_then(|t| t.div(price))
-        .unwrap_or(one)
+    total.div(price).unwrap_or(one)
 }
 
 fn period(out: &mut Map<String, Value>, d: &Node) -> Result<(), ImportError> {

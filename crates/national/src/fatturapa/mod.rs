@@ -13,6 +13,7 @@
 //! with GOBL's calculation (`summary_parse`), and [`p7m`] for files that arrive signed
 //! inside CMS SignedData (`.xml.p7m`).
 
+mod ber;
 mod codes;
 mod format;
 mod general;

@@ -116,8 +116,17 @@ pub fn unwrap(bytes: &[u8]) -> Result<Unwrapped, P7mError> {
     Ok(Unwrapped { content, signers })
 }
 
-/// DER bytes: as given, or decoded from base64 (PEM armour and whitespace ignored).
+/// DER bytes: as given, or decoded from base64 (PEM armour and whitespace ignored); BER
+/// (indefinite lengths, chunked content) re-encoded as DER.
 fn der_bytes(bytes: &[u8]) -> Result<Vec<u8>, P7mError> {
+    let raw = raw_bytes(bytes)?;
+    if ContentInfo::from_der(&raw).is_ok() {
+        return Ok(raw);
+    }
+    Ok(super::ber::to_der(&raw).unwrap_or(raw))
+}
+
+fn raw_bytes(bytes: &[u8]) -> Result<Vec<u8>, P7mError> {
     if bytes.first() == Some(&0x30) {
         return Ok(bytes.to_vec());
     }
