@@ -509,3 +509,66 @@ fn truncated_and_mutated_p7m_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn a_total_stated_before_withholding_keeps_the_payable() {
+    // Some issuers state ImportoTotaleDocumento before the retained taxes: GOBL's payable
+    // (what is paid) stays, and the reader says why the figures differ.
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-irpef")
+        .unwrap();
+    let text = String::from_utf8(xml).unwrap().replace(
+        "<ImportoTotaleDocumento>1026.74<",
+        "<ImportoTotaleDocumento>1400.74<",
+    );
+    let read = &fatturapa::read(text.as_bytes()).unwrap()[0];
+    assert_eq!(read.envelope["doc"]["totals"]["payable"], "1026.74");
+    assert!(read.envelope["doc"]["totals"].get("rounding").is_none());
+    assert!(
+        read.findings
+            .iter()
+            .any(|f| f.severity == Severity::Information
+                && f.path.ends_with("ImportoTotaleDocumento"))
+    );
+}
+
+#[test]
+fn units_gobl_does_not_know_are_kept_in_the_description() {
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-simple")
+        .unwrap();
+    let text = String::from_utf8(xml).unwrap();
+    let at = text.find("</Quantita>").unwrap() + "</Quantita>".len();
+    let with_units = format!(
+        "{}<UnitaMisura>pz</UnitaMisura>{}",
+        &text[..at],
+        &text[at..]
+    );
+    let read = &fatturapa::read(with_units.as_bytes()).unwrap()[0];
+    let item = &read.envelope["doc"]["lines"][0]["item"];
+    assert_eq!(item["description"], "(Unit: pz)");
+    assert!(item.get("unit").is_none());
+    let known = with_units.replace(">pz<", ">kg<");
+    let read = &fatturapa::read(known.as_bytes()).unwrap()[0];
+    assert_eq!(read.envelope["doc"]["lines"][0]["item"]["unit"], "kg");
+}
+
+#[test]
+fn a_windows_1252_file_reads() {
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-fund-contribution-mixed-retention")
+        .unwrap();
+    let text = String::from_utf8(xml)
+        .unwrap()
+        .replace("encoding=\"UTF-8\"", "encoding=\"windows-1252\"");
+    let (bytes, _, bad) = encoding_rs::WINDOWS_1252.encode(&text);
+    assert!(!bad);
+    let read = &fatturapa::read(&bytes).unwrap()[0];
+    assert_eq!(
+        read.envelope["doc"]["supplier"]["addresses"][0]["street"],
+        "VIALE DELLA LIBERTÀ"
+    );
+}

@@ -12,6 +12,27 @@ use super::tree::Node;
 /// The `TipoDato` of the reverse-charge note the issuer adds to a line.
 const REVERSE_CHARGE: &str = "INVCONT";
 
+/// GOBL's unit keys; any other unit must be a UN/ECE code (2–3 capitals or digits).
+#[rustfmt::skip]
+const UNITS: &[&str] = &[
+    "mg", "cg", "g", "kg", "t", "mm", "cm", "dm", "m", "lm", "km", "in", "ft", "lft", "mm2",
+    "cm2", "dm2", "m2", "ha", "ac", "mm3", "cm3", "dm3", "m3", "cl", "dl", "l", "kl", "w", "kw",
+    "kwh", "yr", "mon", "wk", "day", "s", "h", "min", "rate", "piece", "item", "activity",
+    "service", "group", "set", "trip", "job", "assortment", "outfit", "kit", "basebox", "pk",
+    "one", "bag", "box", "bin", "can", "tub", "case", "tray", "portion", "dozen", "pair", "roll",
+    "carton", "cylinder", "barrel", "jerrican", "carboy", "demijohn", "bottle", "6pack",
+    "canister", "pkg", "pkt", "bunch", "bdl", "blk", "tetrabrik", "pallet", "reel", "sack",
+    "sheet", "envelope", "unit", "lot",
+];
+
+/// Whether GOBL takes a unit as it is.
+fn gobl_unit(u: &str) -> bool {
+    UNITS.contains(&u)
+        || ((2..=3).contains(&u.len())
+            && u.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+}
+
 pub(crate) fn read(doc: &mut Map<String, Value>, body: &Node) -> Result<(), ImportError> {
     let Some(goods) = body.child("DatiBeniServizi") else {
         return Err(ImportError::Missing("DatiBeniServizi".into()));
@@ -46,7 +67,12 @@ fn line(d: &Node, summaries: &[&Node]) -> Result<Value, ImportError> {
         json!(d.text("Descrizione").unwrap_or_default()),
     );
     item.insert("price".into(), json!(price.to_string()));
-    put(&mut item, "unit", d.text("UnitaMisura"));
+    match d.text("UnitaMisura") {
+        Some(u) if gobl_unit(u) => put(&mut item, "unit", Some(u)),
+        // A unit GOBL does not know (`pz`) is kept in the description, as the reference does.
+        Some(u) => put(&mut item, "description", Some(format!("(Unit: {u})"))),
+        None => {}
+    }
     let mut out = Map::new();
     out.insert("quantity".into(), json!(quantity.to_string()));
     out.insert("item".into(), Value::Object(item));

@@ -35,6 +35,15 @@ pub(crate) fn payable_difference(
     if diff.is_zero() {
         return Ok(None);
     }
+    if inv.totals.retained_tax.is_some() && stated.equals(&inv.totals.total_with_tax) {
+        // Some issuers state the total before withholding: the payable stays GOBL's.
+        ctx.note(
+            Severity::Information,
+            "DatiGeneraliDocumento/ImportoTotaleDocumento",
+            format!("the document states {stated}, the total before retained taxes; GOBL's payable is {payable}"),
+        );
+        return Ok(None);
+    }
     let rounding = amount(body, &format!("{d}/Arrotondamento"))?;
     let severity = if rounding.is_some_and(|r| r.equals(&diff)) {
         Severity::Information
