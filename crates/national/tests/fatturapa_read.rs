@@ -572,3 +572,67 @@ fn a_windows_1252_file_reads() {
         "VIALE DELLA LIBERTÀ"
     );
 }
+
+#[test]
+fn odd_values_in_every_element_never_panic() {
+    // Each leaf's text replaced by values at the edges of what amounts, dates and codes
+    // hold: the reader errs or reads, it never panics.
+    const ODD: &[&str] = &[
+        "",
+        "-0",
+        "0",
+        "-1",
+        "1e5",
+        "99999999999999999999.99",
+        "9223372036854775807",
+        "0.000000000001",
+        "NaN",
+        "2025-02-30",
+        "-999999999.99999999",
+        "TD99",
+        "N9",
+    ];
+    for (_, xml, _) in pairs() {
+        let text = String::from_utf8(xml).unwrap();
+        let leaves: Vec<(usize, usize)> = text
+            .match_indices('>')
+            .filter_map(|(i, _)| {
+                let end = i + 1 + text[i + 1..].find('<')?;
+                let leaf = &text[i + 1..end];
+                (!leaf.trim().is_empty() && text[end..].starts_with("</")).then_some((i + 1, end))
+            })
+            .collect();
+        for (n, (start, end)) in leaves.iter().enumerate() {
+            for k in 0..3 {
+                let odd = ODD[(n + k * 5) % ODD.len()];
+                let changed = format!("{}{odd}{}", &text[..*start], &text[*end..]);
+                let _ = fatturapa::read(changed.as_bytes());
+            }
+        }
+    }
+}
+
+#[test]
+fn received_files_are_detected_and_read_plain_or_signed() {
+    let scratch = Scratch::new("received");
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-reverse-charge")
+        .unwrap();
+    let der = signed(&scratch.0, &xml);
+    assert!(fatturapa::detect(&xml) && fatturapa::detect(&der));
+    assert!(!fatturapa::detect(
+        b"<Invoice xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\"/>"
+    ));
+    let plain = fatturapa::receive(&xml).unwrap();
+    assert!(plain.signers.is_none());
+    let signed = fatturapa::receive(&der).unwrap();
+    let signers = signed.signers.unwrap();
+    assert_eq!(signers.len(), 1);
+    assert_eq!(signers[0].status, SignatureStatus::Intact);
+    assert_eq!(
+        plain.invoices[0].envelope["doc"]["totals"],
+        signed.invoices[0].envelope["doc"]["totals"]
+    );
+    assert!(fatturapa::receive(b"\x01\x02").is_err());
+}

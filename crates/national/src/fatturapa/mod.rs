@@ -26,6 +26,7 @@ pub mod p7m;
 mod payment;
 mod payment_parse;
 mod read;
+mod received;
 mod retained;
 mod retained_parse;
 mod summary;
@@ -33,6 +34,7 @@ mod summary_parse;
 mod tree;
 
 pub use read::{Finding, ImportError, Imported, Severity, read};
+pub use received::{ReceiveError, Received, detect, receive};
 pub use tree::{MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS};
 
 use gobl::model::{Invoice, ReadError, head_uuid, without_included_taxes};

@@ -66,6 +66,29 @@ pub(crate) fn parse(bytes: &[u8], namespace: &str) -> Result<Node, ImportError> 
     Ok(root)
 }
 
+/// Whether the document element is `FatturaElettronica` in the FatturaPA namespace (the
+/// rest of the file is not read).
+pub(crate) fn is_fatturapa(bytes: &[u8]) -> bool {
+    if bytes.len() > MAX_BYTES {
+        return false;
+    }
+    let Ok(text) = decode(bytes) else {
+        return false;
+    };
+    let mut reader = NsReader::from_str(&text);
+    loop {
+        match reader.read_resolved_event() {
+            Ok((ns, Event::Start(e) | Event::Empty(e))) => {
+                let node = open(&e, &ns);
+                return node.name == "FatturaElettronica"
+                    && node.ns.as_deref() == Some(super::NS_FATTURAPA);
+            }
+            Ok((_, Event::Eof | Event::DocType(_))) | Err(_) => return false,
+            Ok(_) => {}
+        }
+    }
+}
+
 /// The file as UTF-8 text, from the encoding its declaration names.
 fn decode(bytes: &[u8]) -> Result<String, ImportError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
