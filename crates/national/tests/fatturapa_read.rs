@@ -636,3 +636,76 @@ fn received_files_are_detected_and_read_plain_or_signed() {
     );
     assert!(fatturapa::receive(b"\x01\x02").is_err());
 }
+
+/// (offset of contents, length of contents) of the DER value at `at`.
+fn tlv(b: &[u8], at: usize) -> (usize, usize) {
+    let first = b[at + 1];
+    if first < 0x80 {
+        return (at + 2, first as usize);
+    }
+    let n = (first & 0x7F) as usize;
+    let len = b[at + 2..at + 2 + n]
+        .iter()
+        .fold(0, |l, x| (l << 8) | *x as usize);
+    (at + 2 + n, len)
+}
+
+/// Offsets of the values inside the contents at `(start, len)`.
+fn children_at(b: &[u8], (start, len): (usize, usize)) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while at < start + len {
+        out.push(at);
+        let (s, l) = tlv(b, at);
+        at = s + l;
+    }
+    out
+}
+
+#[test]
+fn signed_attributes_in_the_signers_order_still_verify() {
+    // A signer that does not sort its signed attributes (DER asks it to) signs them in its
+    // own order: the check must use them as encoded, not as a decoder re-sorts them.
+    let scratch = Scratch::new("order");
+    let (_, xml, _) = pairs().into_iter().find(|p| p.0 == "acube_test").unwrap();
+    let mut der = signed(&scratch.0, &xml);
+    let explicit = children_at(&der, tlv(&der, 0))[1];
+    let signed_data = tlv(&der, explicit).0;
+    let fields = children_at(&der, tlv(&der, signed_data));
+    let signer = children_at(&der, tlv(&der, *fields.last().unwrap()))[0];
+    let parts = children_at(&der, tlv(&der, signer));
+    let (attrs, signature) = (parts[3], parts[5]);
+    assert_eq!(der[attrs], 0xA0);
+    // Reverse the attributes (the same bytes, so every length stays).
+    let (start, len) = tlv(&der, attrs);
+    let items: Vec<Vec<u8>> = children_at(&der, (start, len))
+        .iter()
+        .map(|at| {
+            let (s, l) = tlv(&der, *at);
+            der[*at..s + l].to_vec()
+        })
+        .collect();
+    assert!(items.len() >= 3);
+    let reversed: Vec<u8> = items.iter().rev().flatten().copied().collect();
+    der[start..start + len].copy_from_slice(&reversed);
+    // Sign them again as the SET OF they are.
+    let mut set = der[attrs..start + len].to_vec();
+    set[0] = 0x31;
+    let (set_file, sig_file) = (scratch.0.join("attrs.der"), scratch.0.join("sig.bin"));
+    std::fs::write(&set_file, &set).unwrap();
+    openssl(&[
+        "dgst",
+        "-sha256",
+        "-sign",
+        scratch.0.join("key.pem").to_str().unwrap(),
+        "-out",
+        sig_file.to_str().unwrap(),
+        set_file.to_str().unwrap(),
+    ]);
+    let sig = std::fs::read(&sig_file).unwrap();
+    let (s, l) = tlv(&der, signature);
+    assert_eq!(l, sig.len());
+    der[s..s + l].copy_from_slice(&sig);
+    let un = p7m::unwrap(&der).unwrap();
+    assert!(un.intact(), "{:?}", un.signers);
+}

@@ -2,6 +2,8 @@
 //! signing tools): indefinite lengths become definite, a constructed OCTET STRING (content
 //! in chunks) one primitive string. Enough for the `der` crate to read SignedData; the
 //! signed attributes are DER already (CMS requires it), so signatures still verify.
+//! Also: the signed attributes of each signer exactly as encoded, since the `der` crate
+//! sorts a SET OF when it decodes one and a signer may not have.
 
 /// How deep constructed values may nest.
 const MAX_DEPTH: usize = 64;
@@ -91,6 +93,57 @@ fn primitive_contents(der: &[u8], out: &mut Vec<u8>) -> Option<()> {
         at += start + len;
     }
     Some(())
+}
+
+/// The elements inside a DER value's contents: (first tag byte, whole encoding).
+fn elements(contents: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < contents.len() {
+        let rest = &contents[at..];
+        let tag_len = tag_length(rest)?;
+        let (len, len_len) = length(rest.get(tag_len..)?)?;
+        let end = (tag_len + len_len).checked_add(len?)?;
+        out.push((rest[0], rest.get(..end)?));
+        at += end;
+    }
+    Some(out)
+}
+
+/// The contents of one DER value.
+fn contents(value: &[u8]) -> Option<&[u8]> {
+    let tag_len = tag_length(value)?;
+    let (_, len_len) = length(value.get(tag_len..)?)?;
+    value.get(tag_len + len_len..)
+}
+
+/// For each SignerInfo of a DER ContentInfo (SignedData), its signed attributes as they
+/// were encoded, re-tagged as the SET OF that was signed; `None` without attributes.
+pub(crate) fn signed_attributes(der: &[u8]) -> Option<Vec<Option<Vec<u8>>>> {
+    const SET: u8 = 0x31;
+    const CONTEXT_0: u8 = 0xA0;
+    let content_info = elements(contents(der)?)?;
+    let explicit = content_info.get(1)?.1;
+    let signed_data = elements(contents(explicit)?)?.first()?.1;
+    let fields = elements(contents(signed_data)?)?;
+    let signer_infos = fields.last().filter(|(t, _)| *t == SET)?.1;
+    elements(contents(signer_infos)?)?
+        .iter()
+        .map(|(_, si)| {
+            let parts = elements(contents(si)?)?;
+            // version, sid, digestAlgorithm, then [0] signedAttrs when present
+            Some(
+                parts
+                    .get(3)
+                    .filter(|(t, _)| *t == CONTEXT_0)
+                    .map(|(_, raw)| {
+                        let mut set = raw.to_vec();
+                        set[0] = SET;
+                        set
+                    }),
+            )
+        })
+        .collect()
 }
 
 fn tag_length(input: &[u8]) -> Option<usize> {

@@ -176,16 +176,27 @@ fn open(der: &[u8]) -> Result<(Vec<u8>, Vec<Signer>), P7mError> {
             _ => None,
         })
         .collect();
+    let raw_attrs = super::ber::signed_attributes(der).unwrap_or_default();
     let signers = sd
         .signer_infos
         .0
         .iter()
-        .map(|si| check(si, &certs, &content))
+        .map(|si| check(si, as_encoded(si, &raw_attrs), &certs, &content))
         .collect();
     Ok((content, signers))
 }
 
-fn check(si: &SignerInfo, certs: &[&Certificate], content: &[u8]) -> Signer {
+/// The signer's attributes as the file encodes them (the decoded set is sorted, and so is
+/// the set of signers: they are matched by value).
+fn as_encoded<'a>(si: &SignerInfo, raw: &'a [Option<Vec<u8>>]) -> Option<&'a [u8]> {
+    let attrs = si.signed_attrs.as_ref()?;
+    raw.iter()
+        .flatten()
+        .find(|r| cms::signed_data::SignedAttributes::from_der(r).is_ok_and(|d| &d == attrs))
+        .map(Vec::as_slice)
+}
+
+fn check(si: &SignerInfo, raw: Option<&[u8]>, certs: &[&Certificate], content: &[u8]) -> Signer {
     let Some(cert) = certs.iter().find(|c| identifies(&si.sid, c)) else {
         return Signer {
             subject: None,
@@ -196,7 +207,7 @@ fn check(si: &SignerInfo, certs: &[&Certificate], content: &[u8]) -> Signer {
     };
     Signer {
         subject: Some(cert.tbs_certificate.subject.to_string()),
-        status: verify(si, cert, content).unwrap_or_else(|s| s),
+        status: verify(si, raw, cert, content).unwrap_or_else(|s| s),
     }
 }
 
@@ -221,6 +232,7 @@ fn identifies(sid: &SignerIdentifier, cert: &Certificate) -> bool {
 /// The signature's state; `Err` carries a state decided early.
 fn verify(
     si: &SignerInfo,
+    raw_attrs: Option<&[u8]>,
     cert: &Certificate,
     content: &[u8],
 ) -> Result<SignatureStatus, SignatureStatus> {
@@ -241,10 +253,14 @@ fn verify(
                     "the content does not match its signed digest".into(),
                 ));
             }
-            // Signed attributes are signed as a DER SET OF, not with their [0] tag.
-            attrs
-                .to_der()
-                .map_err(|e| SignatureStatus::Unverifiable(e.to_string()))?
+            // Signed attributes are signed as a SET OF, not with their [0] tag, in the
+            // order the signer wrote them.
+            match raw_attrs {
+                Some(raw) => raw.to_vec(),
+                None => attrs
+                    .to_der()
+                    .map_err(|e| SignatureStatus::Unverifiable(e.to_string()))?,
+            }
         }
     };
     let hashed = digest(alg, &signed)?;
