@@ -113,7 +113,7 @@ pub fn read(xml: &[u8]) -> Result<Vec<Imported>, ImportError> {
 }
 
 /// The bare GOBL document of one body, before calculation.
-pub fn document(header: &Node, body: &Node, ctx: &mut Ctx) -> Result<Value, ImportError> {
+pub(crate) fn document(header: &Node, body: &Node, ctx: &mut Ctx) -> Result<Value, ImportError> {
     let mut doc = Map::new();
     doc.insert(
         "$schema".into(),

@@ -12,7 +12,7 @@ use super::tree::Node;
 const RETAINED: &str = "SI";
 
 /// The GOBL category of a `TipoRitenuta`.
-fn category(kind: &str) -> Option<&'static str> {
+pub(crate) fn category(kind: &str) -> Option<&'static str> {
     Some(match kind {
         "RT01" => "IRPEF",
         "RT02" => "IRES",

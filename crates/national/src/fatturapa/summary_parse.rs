@@ -172,13 +172,8 @@ fn retained(inv: &Invoice, d: &Node, ctx: &mut Ctx) {
             continue;
         };
         let kind = r.text("TipoRitenuta").unwrap_or_default();
-        let cat = match kind {
-            "RT01" => "IRPEF",
-            "RT02" => "IRES",
-            "RT03" => "INPS",
-            "RT04" => "ENASARCO",
-            "RT05" => "ENPAM",
-            _ => continue,
+        let Some(cat) = super::retained_parse::category(kind) else {
+            continue;
         };
         // The rate with the document's percentage, else the whole category.
         let category = inv.totals.category(cat);
