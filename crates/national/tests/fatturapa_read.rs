@@ -709,3 +709,57 @@ fn signed_attributes_in_the_signers_order_still_verify() {
     let un = p7m::unwrap(&der).unwrap();
     assert!(un.intact(), "{:?}", un.signers);
 }
+
+#[test]
+fn every_italian_example_keeps_its_totals_through_fatturapa() {
+    // The Italian GOBL examples with the SDI add-on (and those of GOBL_EXTRA_EXAMPLES):
+    // written as FatturaPA and read back, the VAT, retained taxes and payable stay.
+    let mut dirs =
+        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples")];
+    if let Ok(extra) = std::env::var("GOBL_EXTRA_EXAMPLES") {
+        dirs.push(PathBuf::from(extra));
+    }
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    for dir in dirs {
+        let Ok(files) = std::fs::read_dir(dir.join("it/out")) else {
+            continue;
+        };
+        for f in files {
+            let path = f.unwrap().path();
+            let env: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let sdi = env["doc"]["$addons"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x == "it-sdi-v1"));
+            if !sdi {
+                continue;
+            }
+            seen += 1;
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            let xml = fatturapa::from_envelope(&env, &Options::default()).unwrap();
+            let read = match fatturapa::read(xml.as_bytes()) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let (a, b) = (&env["doc"]["totals"], &read[0].envelope["doc"]["totals"]);
+            for k in ["tax", "total_with_tax", "retained_tax", "payable"] {
+                if amount(&a[k]).map(|x| x.to_string()) != amount(&b[k]).map(|x| x.to_string()) {
+                    failures.push(format!("{name}: totals.{k} {} became {}", a[k], b[k]));
+                }
+            }
+            for f in read[0]
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Warning)
+            {
+                failures.push(format!("{name}: {} {}", f.path, f.message));
+            }
+        }
+    }
+    assert!(seen >= 5, "only {seen} examples");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
