@@ -314,7 +314,7 @@ fn openssl(args: &[&str]) {
 
 /// A `.xml.p7m` (DER) of an invoice, signed with the kit's test certificate.
 fn signed(dir: &Path, xml: &[u8]) -> Vec<u8> {
-    signed_with(dir, xml, &[])
+    signed_with(dir, xml, &["-md", "sha256"])
 }
 
 /// [`signed`] with more `openssl cms -sign` options.
@@ -343,8 +343,6 @@ fn signed_with(dir: &Path, xml: &[u8], more: &[&str]) -> Vec<u8> {
         "-sign",
         "-binary",
         "-nodetach",
-        "-md",
-        "sha256",
         "-outform",
         "DER",
         "-in",
@@ -762,4 +760,75 @@ fn every_italian_example_keeps_its_totals_through_fatturapa() {
     }
     assert!(seen >= 5, "only {seen} examples");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn ecdsa_and_other_digests_verify_too() {
+    let scratch = Scratch::new("ecdsa");
+    let (_, xml, _) = pairs()
+        .into_iter()
+        .find(|p| p.0 == "invoice-zero-price")
+        .unwrap();
+    let dir = &scratch.0;
+    let (key, cert, input, out) = (
+        dir.join("ec.key"),
+        dir.join("ec.pem"),
+        dir.join("in.xml"),
+        dir.join("out.p7m"),
+    );
+    std::fs::write(&input, &xml).unwrap();
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        key.to_str().unwrap(),
+        "-out",
+        cert.to_str().unwrap(),
+        "-subj",
+        "/CN=Folio test signer",
+        "-days",
+        "1",
+    ]);
+    for md in ["sha256", "sha384"] {
+        openssl(&[
+            "cms",
+            "-sign",
+            "-binary",
+            "-nodetach",
+            "-md",
+            md,
+            "-outform",
+            "DER",
+            "-in",
+            input.to_str().unwrap(),
+            "-signer",
+            cert.to_str().unwrap(),
+            "-inkey",
+            key.to_str().unwrap(),
+            "-out",
+            out.to_str().unwrap(),
+        ]);
+        let un = p7m::unwrap(&std::fs::read(&out).unwrap()).unwrap();
+        assert!(un.intact(), "{md}: {:?}", un.signers);
+        assert_eq!(
+            un.signers[0].subject.as_deref(),
+            Some("CN=Folio test signer")
+        );
+    }
+    // RSA with SHA-512 and without signed attributes (the signature over the content).
+    let rsa = signed_with(dir, &xml, &["-md", "sha512", "-noattr"]);
+    assert!(p7m::unwrap(&rsa).unwrap().intact());
+    let sha512 = "2.16.840.1.101.3.4.2.3";
+    let oid = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03,
+    ];
+    assert!(
+        rsa.windows(oid.len()).any(|w| w == oid),
+        "signed with {sha512}"
+    );
 }
