@@ -19,7 +19,7 @@ pub enum ImportError {
     /// Not well-formed XML (or with a DTD).
     #[error("not XML: {0}")]
     NotXml(String),
-    /// An encoding other than UTF-8, ISO-8859-1 or windows-1252.
+    /// An encoding other than UTF-8 or a single-byte code page (ISO-8859-1, windows-1252).
     #[error("unsupported encoding {0}")]
     Encoding(String),
     /// Nesting or element count beyond the reader's limits.

@@ -1,7 +1,8 @@
 //! A received FatturaPA file as a small element tree, read defensively: a size limit, a
 //! depth limit, an element-count limit, no DTD (entity expansion), the document element
 //! recognised by its namespace URI whatever its prefix. Text is decoded from UTF-8 (with or
-//! without a byte-order mark), ISO-8859-1 or windows-1252, as the declaration says.
+//! without a byte-order mark), ISO-8859-1, windows-1252 or another single-byte code page,
+//! as the declaration says.
 
 use quick_xml::NsReader;
 use quick_xml::events::{BytesStart, Event};
@@ -102,8 +103,9 @@ fn decode(bytes: &[u8]) -> Result<String, ImportError> {
         return String::from_utf8(bytes.to_vec())
             .map_err(|e| ImportError::NotXml(format!("not UTF-8: {e}")));
     }
-    if encoding != encoding_rs::WINDOWS_1252 {
-        // ISO-8859-1 is windows-1252 to encoding_rs (as in browsers); nothing else is used.
+    if !encoding.is_single_byte() {
+        // ISO-8859-1 is windows-1252 to encoding_rs (as in browsers); the other single-byte
+        // code pages (ISO-8859-15) are as simple; multi-byte ones are not used for FatturaPA.
         return Err(ImportError::Encoding(encoding.name().to_string()));
     }
     let (text, _, _) = encoding.decode(bytes);
@@ -273,6 +275,11 @@ mod tests {
             Err(ImportError::Limit(_))
         ));
         let ebcdic = r#"<?xml version="1.0" encoding="IBM037"?><a/>"#;
+        let shift_jis = r#"<?xml version="1.0" encoding="Shift_JIS"?><a/>"#;
+        assert!(matches!(
+            parse(shift_jis.as_bytes(), NS),
+            Err(ImportError::Encoding(_))
+        ));
         assert!(matches!(
             parse(ebcdic.as_bytes(), NS),
             Err(ImportError::Encoding(_))
