@@ -7,15 +7,35 @@
 //! transmission (`header`), general data (`general`), lines (`lines`), the VAT summary
 //! (`summary`), payment (`payment`), retained taxes, fund contributions and stamp duty
 //! (`retained`). Prices that include VAT are restated without it first.
+//!
+//! The received side reads a file back ([`read`]): one `_parse` file beside each writer
+//! file, a defensive element tree (`tree`), the comparison of the document's own totals
+//! with GOBL's calculation (`summary_parse`), and [`p7m`] for files that arrive signed
+//! inside CMS SignedData (`.xml.p7m`).
 
+mod ber;
 mod codes;
 mod format;
 mod general;
+mod general_parse;
 mod header;
+mod header_parse;
 mod lines;
+mod lines_parse;
+pub mod p7m;
 mod payment;
+mod payment_parse;
+mod read;
+mod received;
 mod retained;
+mod retained_parse;
 mod summary;
+mod summary_parse;
+mod tree;
+
+pub use read::{Finding, ImportError, Imported, Severity, read};
+pub use received::{ReceiveError, Received, detect, receive};
+pub use tree::{MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS};
 
 use gobl::model::{Invoice, ReadError, head_uuid, without_included_taxes};
 use serde_json::Value;
