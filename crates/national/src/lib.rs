@@ -1,5 +1,7 @@
 //! National e-invoice formats written from a built GOBL invoice, one module per format,
-//! each a set of pure functions over `gobl::model` (no I/O).
+//! each a set of pure functions over `gobl::model` (no I/O): `fatturapa` (Italy, FatturaPA
+//! 1.2.2), `verifactu` (Spain, AEAT's VERI*FACTU records with their fingerprint chain).
 
 pub mod fatturapa;
+pub mod verifactu;
 mod xml;

@@ -1,0 +1,388 @@
+//! VERI*FACTU (Spain, AEAT) records written from a built GOBL invoice with the
+//! `es-verifactu-v1` add-on: the issue record (`RegistroAlta`) or the cancellation record
+//! (`RegistroAnulacion`) inside a `RegFactuSistemaFacturacion` submission, chained to the
+//! issuer's previous record by its fingerprint (`Huella`), and the verification QR URL.
+//!
+//! The chain is state the caller keeps per issuer: [`record`] and [`cancellation`] are pure
+//! functions of the invoice, the previous record's [`ChainLink`] (none for the first), the
+//! generation time and the [`Options`] (the invoicing system's identity), and return the
+//! XML with the new record's link, to store as the issuer's chain head.
+//!
+//! Files: `alta` (the issue record), `anulacion` (the cancellation), `breakdown` (taxes and
+//! totals), `parties` (NIF or `IDOtro`), `huella` (the fingerprint), `qr` (the URL), `time`
+//! (dates and the Spanish time of generation), `chain` (reading a link back from a record).
+
+mod alta;
+mod anulacion;
+mod breakdown;
+mod chain;
+pub mod huella;
+mod parties;
+pub mod qr;
+mod sum1;
+mod text;
+mod time;
+
+use chrono::{DateTime, Utc};
+use gobl::model::{Invoice, ReadError};
+use serde_json::Value;
+
+pub use qr::{Environment, QrData};
+pub use time::spain_time;
+
+use crate::xml::Xml;
+use sum1::Sum1;
+
+const NS_SUM: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroLR.xsd";
+const NS_SUM1: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroInformacion.xsd";
+
+/// `IDVersion` of the records.
+const VERSION: &str = "1.0";
+
+/// `TipoHuella`: SHA-256.
+const FINGERPRINT_TYPE: &str = "01";
+
+/// What identifies a record in the issuer's chain: the invoice it is about and its
+/// fingerprint. The next record names it in `Encadenamiento/RegistroAnterior`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChainLink {
+    /// `IDEmisorFactura`: the issuer's NIF.
+    pub issuer: String,
+    /// `NumSerieFactura`: the invoice's series and number.
+    pub number: String,
+    /// `FechaExpedicionFactura` (`dd-mm-yyyy`).
+    pub issue_date: String,
+    /// `Huella`: the record's fingerprint.
+    pub huella: String,
+}
+
+impl ChainLink {
+    /// The link of the last record in a VERI*FACTU document (a submission, a SOAP envelope
+    /// or a bare record), to chain a new record to a record written elsewhere.
+    pub fn from_record_xml(xml: &str) -> Option<ChainLink> {
+        chain::last_link(xml)
+    }
+}
+
+/// The invoicing system that generates the records (`SistemaInformatico`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Software {
+    /// Name of the company (or person) that produces the system.
+    pub producer_name: String,
+    /// Its Spanish NIF.
+    pub producer_nif: String,
+    /// The system's name (30 characters).
+    pub name: String,
+    /// The system's code given by its producer (2 characters).
+    pub id: String,
+    /// Its version.
+    pub version: String,
+    /// The installation's number.
+    pub installation: String,
+    /// Whether the system can only work as VERI*FACTU (sending every record).
+    pub only_verifactu: bool,
+    /// Whether the system can serve several taxpayers.
+    pub multi_taxpayer: bool,
+    /// Whether this installation serves several taxpayers now.
+    pub several_taxpayers: bool,
+}
+
+impl Software {
+    /// folio as the invoicing system, produced by `producer_name` (NIF `producer_nif`):
+    /// a multi-workspace server that sends every record.
+    pub fn folio(producer_name: &str, producer_nif: &str, installation: &str) -> Software {
+        Software {
+            producer_name: producer_name.into(),
+            producer_nif: producer_nif.into(),
+            name: "folio".into(),
+            id: "FO".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            installation: installation.into(),
+            only_verifactu: true,
+            multi_taxpayer: true,
+            several_taxpayers: true,
+        }
+    }
+}
+
+/// A person or company with a Spanish NIF (`PersonaFisicaJuridicaESType`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedNif {
+    /// Name.
+    pub name: String,
+    /// NIF.
+    pub nif: String,
+}
+
+/// Options of the writer.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The invoicing system.
+    pub software: Software,
+    /// The representative who submits for the issuer (`Cabecera/Representante`), if any.
+    pub representative: Option<NamedNif>,
+    /// The AEAT host of the QR URL.
+    pub environment: Environment,
+}
+
+/// A record written: the submission's XML, the record's chain link and, for an issue
+/// record, the URL of its verification QR code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The `RegFactuSistemaFacturacion` document holding the record.
+    pub xml: String,
+    /// The new head of the issuer's chain.
+    pub link: ChainLink,
+    /// The `ValidarQR` URL (issue records only).
+    pub qr_url: Option<String>,
+}
+
+/// Why an invoice cannot be written as a VERI*FACTU record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The input is not a built invoice.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// Something VERI*FACTU requires is missing (the path names it).
+    #[error("{0} is required by VERI*FACTU")]
+    Missing(&'static str),
+    /// A value VERI*FACTU cannot take.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// An amount out of range.
+    #[error("amount: {0}")]
+    Amount(String),
+}
+
+/// An invoice's identity in VERI*FACTU (`IDFactura`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct InvoiceId {
+    pub issuer: String,
+    pub number: String,
+    pub issue_date: String,
+}
+
+/// Write the issue record of a built envelope (or bare built invoice).
+pub fn record_from_envelope(
+    envelope: &Value,
+    previous: Option<&ChainLink>,
+    generated_at: DateTime<Utc>,
+    opts: &Options,
+) -> Result<Record, Error> {
+    record(
+        &Invoice::from_value(envelope)?,
+        previous,
+        generated_at,
+        opts,
+    )
+}
+
+/// Write the issue record (`RegistroAlta`) of a built invoice, chained to `previous` (the
+/// issuer's last record; `None` starts the chain), generated at `generated_at`.
+pub fn record(
+    inv: &Invoice,
+    previous: Option<&ChainLink>,
+    generated_at: DateTime<Utc>,
+    opts: &Options,
+) -> Result<Record, Error> {
+    check_software(&opts.software)?;
+    let a = alta::build(inv)?;
+    let generated = spain_time(generated_at);
+    let huella = huella::alta(&huella::AltaFields {
+        issuer: &a.id.issuer,
+        number: &a.id.number,
+        issue_date: &a.id.issue_date,
+        invoice_type: &a.invoice_type,
+        tax_total: &a.tax_total,
+        total: &a.total,
+        previous: previous.map_or("", |p| p.huella.as_str()),
+        generated: &generated,
+    });
+    let xml = submission(&a.issuer_name, &a.id.issuer, opts, |w| {
+        alta::write(w, &a, |w| {
+            write_tail(w, previous, &generated, &huella, &opts.software)
+        });
+    });
+    let qr = QrData {
+        nif: a.id.issuer.clone(),
+        number: a.id.number.clone(),
+        issue_date: a.id.issue_date.clone(),
+        total: a.total.clone(),
+    };
+    Ok(Record {
+        xml,
+        link: link(a.id, huella),
+        qr_url: Some(qr::url(&qr, opts.environment)),
+    })
+}
+
+/// Write the cancellation record (`RegistroAnulacion`) of a built invoice issued earlier,
+/// chained to `previous`.
+pub fn cancellation(
+    inv: &Invoice,
+    previous: Option<&ChainLink>,
+    generated_at: DateTime<Utc>,
+    opts: &Options,
+) -> Result<Record, Error> {
+    check_software(&opts.software)?;
+    let id = invoice_id(inv)?;
+    let name = inv.supplier.name.as_deref().unwrap_or_default();
+    let name = text::limit(name, 120);
+    if name.is_empty() {
+        return Err(Error::Missing("supplier.name"));
+    }
+    let generated = spain_time(generated_at);
+    let huella = huella::anulacion(&huella::AnulacionFields {
+        issuer: &id.issuer,
+        number: &id.number,
+        issue_date: &id.issue_date,
+        previous: previous.map_or("", |p| p.huella.as_str()),
+        generated: &generated,
+    });
+    let xml = submission(&name, &id.issuer, opts, |w| {
+        anulacion::write(w, &id, |w| {
+            write_tail(w, previous, &generated, &huella, &opts.software)
+        });
+    });
+    Ok(Record {
+        xml,
+        link: link(id, huella),
+        qr_url: None,
+    })
+}
+
+fn link(id: InvoiceId, huella: String) -> ChainLink {
+    ChainLink {
+        issuer: id.issuer,
+        number: id.number,
+        issue_date: id.issue_date,
+        huella,
+    }
+}
+
+/// The invoice's `IDFactura`: the supplier's NIF, its number and issue date.
+pub(crate) fn invoice_id(inv: &Invoice) -> Result<InvoiceId, Error> {
+    if inv.currency != "EUR" {
+        return Err(Error::Unsupported(format!(
+            "currency {}: VERI*FACTU records are in euros",
+            inv.currency
+        )));
+    }
+    let tax_id = inv.supplier.tax_id.as_ref();
+    if tax_id.is_some_and(|t| t.country != "ES") {
+        return Err(Error::Unsupported(
+            "a supplier without a Spanish tax id".into(),
+        ));
+    }
+    let nif = tax_id
+        .and_then(|t| t.code.as_deref())
+        .filter(|c| !c.is_empty())
+        .ok_or(Error::Missing("supplier.tax_id.code"))?;
+    if nif.chars().count() != 9 {
+        return Err(Error::Unsupported(format!("NIF '{nif}' (9 characters)")));
+    }
+    let date = inv.issue_date.ok_or(Error::Missing("issue_date"))?;
+    Ok(InvoiceId {
+        issuer: nif.to_string(),
+        number: number(&inv.full_code())?,
+        issue_date: time::date(date),
+    })
+}
+
+/// `NumSerieFactura`: 1 to 60 characters.
+pub(crate) fn number(code: &str) -> Result<String, Error> {
+    let code = code.trim();
+    match code.chars().count() {
+        0 => Err(Error::Missing("code")),
+        1..=60 => Ok(code.to_string()),
+        _ => Err(Error::Unsupported(format!(
+            "invoice number '{code}' (60 characters at most)"
+        ))),
+    }
+}
+
+fn check_software(s: &Software) -> Result<(), Error> {
+    if s.producer_nif.chars().count() != 9 {
+        return Err(Error::Missing(
+            "options.software.producer_nif (a 9-character NIF)",
+        ));
+    }
+    let required = [
+        (&s.producer_name, "options.software.producer_name"),
+        (&s.name, "options.software.name"),
+        (&s.id, "options.software.id"),
+        (&s.version, "options.software.version"),
+        (&s.installation, "options.software.installation"),
+    ];
+    if let Some((_, what)) = required.iter().find(|(v, _)| v.trim().is_empty()) {
+        return Err(Error::Missing(what));
+    }
+    Ok(())
+}
+
+/// The `RegFactuSistemaFacturacion` around one record that `body` writes.
+fn submission(name: &str, nif: &str, opts: &Options, body: impl FnOnce(&mut Sum1)) -> String {
+    let mut x = Xml::new();
+    x.open_with(
+        "sum:RegFactuSistemaFacturacion",
+        &[("xmlns:sum", NS_SUM), ("xmlns:sum1", NS_SUM1)],
+    );
+    x.group("sum:Cabecera", |x| {
+        let mut w = Sum1(x);
+        w.group("ObligadoEmision", |w| {
+            w.text("NombreRazon", name);
+            w.text("NIF", nif);
+        });
+        if let Some(r) = &opts.representative {
+            w.group("Representante", |w| {
+                w.text("NombreRazon", &text::limit(&r.name, 120));
+                w.text("NIF", &r.nif);
+            });
+        }
+    });
+    x.group("sum:RegistroFactura", |x| body(&mut Sum1(x)));
+    x.close("sum:RegFactuSistemaFacturacion");
+    x.finish()
+}
+
+/// What every record ends with: the chain, the system, the generation time and the
+/// fingerprint.
+fn write_tail(
+    w: &mut Sum1,
+    previous: Option<&ChainLink>,
+    generated: &str,
+    huella: &str,
+    s: &Software,
+) {
+    w.group("Encadenamiento", |w| match previous {
+        None => w.text("PrimerRegistro", "S"),
+        Some(p) => w.group("RegistroAnterior", |w| {
+            w.text("IDEmisorFactura", &p.issuer);
+            w.text("NumSerieFactura", &p.number);
+            w.text("FechaExpedicionFactura", &p.issue_date);
+            w.text("Huella", &p.huella);
+        }),
+    });
+    write_software(w, s);
+    w.text("FechaHoraHusoGenRegistro", generated);
+    w.text("TipoHuella", FINGERPRINT_TYPE);
+    w.text("Huella", huella);
+}
+
+fn write_software(w: &mut Sum1, s: &Software) {
+    let yes_no = |b: bool| if b { "S" } else { "N" };
+    w.group("SistemaInformatico", |w| {
+        w.text("NombreRazon", &text::limit(&s.producer_name, 120));
+        w.text("NIF", &s.producer_nif);
+        w.text("NombreSistemaInformatico", &text::limit(&s.name, 30));
+        w.text("IdSistemaInformatico", &text::limit(&s.id, 2));
+        w.text("Version", &text::limit(&s.version, 50));
+        w.text("NumeroInstalacion", &text::limit(&s.installation, 100));
+        w.text("TipoUsoPosibleSoloVerifactu", yes_no(s.only_verifactu));
+        w.text("TipoUsoPosibleMultiOT", yes_no(s.multi_taxpayer));
+        w.text("IndicadorMultiplesOT", yes_no(s.several_taxpayers));
+    });
+}
+
+#[cfg(test)]
+mod tests;
