@@ -250,9 +250,6 @@ fn every_example_and_variant_passes_the_schema_and_keeps_its_totals() {
             failures.push(format!("{name}: Huella does not recompute"));
         }
         files.push(scratch.write(name, &rec.xml));
-        if let Ok(dir) = std::env::var("VERIFACTU_DEBUG_OUT") {
-            std::fs::write(format!("{dir}/{name}.xml"), &rec.xml).unwrap();
-        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_all_valid(&files);
@@ -339,4 +336,100 @@ fn the_reference_converters_test_data_gives_the_same_records() {
     }
     assert!(compared > 10, "only {compared} compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The standard example renumbered and redated (one issuer's next invoices).
+fn numbered(code: &str, date: &str) -> Value {
+    let mut doc = example_input("invoice-es-es-verifactu");
+    doc["code"] = json!(code);
+    doc["issue_date"] = json!(date);
+    doc.as_object_mut().unwrap().remove("uuid");
+    build(doc)
+}
+
+#[test]
+fn three_records_of_one_issuer_form_a_chain() {
+    let invoices = [
+        numbered("101", "2025-07-01"),
+        numbered("102", "2025-07-02"),
+        numbered("103", "2025-07-03"),
+    ];
+    let times = [
+        "2025-07-01T08:00:00Z",
+        "2025-07-02T08:00:00Z",
+        "2025-07-03T08:00:00Z",
+    ];
+    let scratch = Scratch::new("chain");
+    let mut files = Vec::new();
+    let mut previous: Option<ChainLink> = None;
+    for (i, (env, t)) in invoices.iter().zip(times).enumerate() {
+        let rec =
+            verifactu::record_from_envelope(env, previous.as_ref(), at(t), &options()).unwrap();
+        let xml = &rec.xml;
+        match &previous {
+            None => assert_eq!(texts(xml, "PrimerRegistro"), ["S"]),
+            Some(p) => {
+                assert!(texts(xml, "PrimerRegistro").is_empty());
+                // RegistroAnterior names the previous record: its invoice and its Huella.
+                assert_eq!(texts(xml, "NumSerieFactura")[1], p.number);
+                assert_eq!(texts(xml, "FechaExpedicionFactura")[1], p.issue_date);
+                assert_eq!(texts(xml, "Huella")[0], p.huella);
+            }
+        }
+        assert_eq!(rec.link.number, format!("SAMPLE-{}", 101 + i));
+        assert_eq!(recomputed(xml), rec.link.huella, "record {i}");
+        assert_eq!(ChainLink::from_record_xml(xml).as_ref(), Some(&rec.link));
+        if let Some(p) = &previous {
+            assert_ne!(p.huella, rec.link.huella);
+        }
+        files.push(scratch.write(&format!("chain-{i}"), xml));
+        previous = Some(rec.link);
+    }
+    // A cancellation of the second invoice continues the same chain.
+    let inv = Invoice::from_value(&invoices[1]).unwrap();
+    let rec = verifactu::cancellation(
+        &inv,
+        previous.as_ref(),
+        at("2025-07-04T08:00:00Z"),
+        &options(),
+    )
+    .unwrap();
+    let p = previous.unwrap();
+    assert_eq!(texts(&rec.xml, "NumSerieFacturaAnulada"), ["SAMPLE-102"]);
+    assert_eq!(texts(&rec.xml, "Huella")[0], p.huella);
+    let want = huella::anulacion(&huella::AnulacionFields {
+        issuer: &rec.link.issuer,
+        number: "SAMPLE-102",
+        issue_date: "02-07-2025",
+        previous: &p.huella,
+        generated: "2025-07-04T10:00:00+02:00",
+    });
+    assert_eq!(rec.link.huella, want);
+    assert_eq!(texts(&rec.xml, "Huella")[1], want);
+    assert_eq!(rec.qr_url, None);
+    files.push(scratch.write("chain-cancel", &rec.xml));
+    assert_all_valid(&files);
+}
+
+#[test]
+fn the_record_shows_its_qr_url_and_representative() {
+    let env = numbered("7", "2025-07-01");
+    let mut opts = options();
+    opts.representative = Some(verifactu::NamedNif {
+        name: "Asesoría Ejemplo S.L.".into(),
+        nif: "B11111111".into(),
+    });
+    opts.environment = Environment::Production;
+    let rec =
+        verifactu::record_from_envelope(&env, None, at("2025-07-01T08:00:00Z"), &opts).unwrap();
+    assert_eq!(
+        rec.qr_url.as_deref(),
+        Some(
+            "https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=B98602642&numserie=SAMPLE-7&fecha=01-07-2025&importe=1970.20"
+        )
+    );
+    assert!(rec.xml.contains("<sum1:Representante>"));
+    assert_eq!(texts(&rec.xml, "NIF")[1], "B11111111");
+    let scratch = Scratch::new("repr");
+    assert_all_valid(&[scratch.write("repr", &rec.xml)]);
 }
