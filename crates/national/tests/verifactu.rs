@@ -362,6 +362,7 @@ fn three_records_of_one_issuer_form_a_chain() {
     let scratch = Scratch::new("chain");
     let mut files = Vec::new();
     let mut previous: Option<ChainLink> = None;
+    let mut records = Vec::new();
     for (i, (env, t)) in invoices.iter().zip(times).enumerate() {
         let rec =
             verifactu::record_from_envelope(env, previous.as_ref(), at(t), &options()).unwrap();
@@ -383,6 +384,8 @@ fn three_records_of_one_issuer_form_a_chain() {
             assert_ne!(p.huella, rec.link.huella);
         }
         files.push(scratch.write(&format!("chain-{i}"), xml));
+        files.push(scratch.write(&format!("record-{i}"), &rec.record));
+        records.push(rec.record);
         previous = Some(rec.link);
     }
     // A cancellation of the second invoice continues the same chain.
@@ -408,6 +411,23 @@ fn three_records_of_one_issuer_form_a_chain() {
     assert_eq!(texts(&rec.xml, "Huella")[1], want);
     assert_eq!(rec.qr_url, None);
     files.push(scratch.write("chain-cancel", &rec.xml));
+    records.push(rec.record);
+    // The four records, each as written alone, in one submission.
+    let issuer = verifactu::NamedNif {
+        name: "Provide One S.L.".into(),
+        nif: p.issuer.clone(),
+    };
+    let refs: Vec<&str> = records.iter().map(String::as_str).collect();
+    let all = verifactu::submission(&issuer, None, &refs);
+    assert_eq!(all.matches("<sum:RegistroFactura>").count(), 4);
+    assert_eq!(ChainLink::from_record_xml(&all).unwrap().huella, want);
+    for r in &records {
+        assert!(
+            all.contains(r.split_once("?>\n").unwrap().1),
+            "embedded byte for byte"
+        );
+    }
+    files.push(scratch.write("chain-all", &all));
     assert_all_valid(&files);
 }
 

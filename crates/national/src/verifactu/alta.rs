@@ -7,7 +7,7 @@ use gobl::num::Amount;
 
 use super::breakdown::{self, Detail, Sign};
 use super::parties::{self, Identified};
-use super::sum1::Sum1;
+use super::sum1::{self, Sum1};
 use super::text::limit;
 use super::{Error, InvoiceId, time};
 
@@ -192,10 +192,10 @@ fn third_party(inv: &Invoice) -> Result<Option<Identified>, Error> {
     parties::identify(issuer, "ordering.issuer.name")
 }
 
-/// Write the record (without the chain, system and fingerprint, written by the caller
-/// through `tail`).
-pub(crate) fn write(w: &mut Sum1, a: &Alta, tail: impl FnOnce(&mut Sum1)) {
-    w.group("RegistroAlta", |w| {
+/// The record as a document of its own; `tail` writes the chain, system, time and
+/// fingerprint.
+pub(crate) fn document(a: &Alta, tail: impl FnOnce(&mut Sum1)) -> String {
+    sum1::record_document("RegistroAlta", |w| {
         w.text("IDVersion", super::VERSION);
         w.group("IDFactura", |w| write_id(w, &a.id));
         w.text("NombreRazonEmisor", &a.issuer_name);
@@ -243,7 +243,7 @@ pub(crate) fn write(w: &mut Sum1, a: &Alta, tail: impl FnOnce(&mut Sum1)) {
         w.text("CuotaTotal", &a.tax_total);
         w.text("ImporteTotal", &a.total);
         tail(w);
-    });
+    })
 }
 
 fn write_id(w: &mut Sum1, id: &InvoiceId) {

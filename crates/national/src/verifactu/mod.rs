@@ -6,7 +6,10 @@
 //! The chain is state the caller keeps per issuer: [`record`] and [`cancellation`] are pure
 //! functions of the invoice, the previous record's [`ChainLink`] (none for the first), the
 //! generation time and the [`Options`] (the invoicing system's identity), and return the
-//! XML with the new record's link, to store as the issuer's chain head.
+//! XML with the new record's link, to store as the issuer's chain head. Each record is
+//! also given alone ([`Record::record`], declaring its namespace) to be signed by itself;
+//! [`submission`] puts records (up to 1000, signed or not) byte for byte in one
+//! submission. Amounts in the fingerprint are the texts the XML carries (two decimals).
 //!
 //! Files: `alta` (the issue record), `anulacion` (the cancellation), `breakdown` (taxes and
 //! totals), `parties` (NIF or `IDOtro`), `huella` (the fingerprint), `qr` (the URL), `time`
@@ -131,6 +134,9 @@ pub struct Options {
 pub struct Record {
     /// The `RegFactuSistemaFacturacion` document holding the record.
     pub xml: String,
+    /// The record alone (`RegistroAlta` or `RegistroAnulacion` declaring its namespace), to
+    /// sign before putting it in a submission with [`submission`].
+    pub record: String,
     /// The new head of the issuer's chain.
     pub link: ChainLink,
     /// The `ValidarQR` URL (issue records only).
@@ -198,11 +204,14 @@ pub fn record(
         previous: previous.map_or("", |p| p.huella.as_str()),
         generated: &generated,
     });
-    let xml = submission(&a.issuer_name, &a.id.issuer, opts, |w| {
-        alta::write(w, &a, |w| {
-            write_tail(w, previous, &generated, &huella, &opts.software)
-        });
+    let element = alta::document(&a, |w| {
+        write_tail(w, previous, &generated, &huella, &opts.software)
     });
+    let obligado = NamedNif {
+        name: a.issuer_name.clone(),
+        nif: a.id.issuer.clone(),
+    };
+    let xml = submission(&obligado, opts.representative.as_ref(), &[&element]);
     let qr = QrData {
         nif: a.id.issuer.clone(),
         number: a.id.number.clone(),
@@ -211,6 +220,7 @@ pub fn record(
     };
     Ok(Record {
         xml,
+        record: element,
         link: link(a.id, huella),
         qr_url: Some(qr::url(&qr, opts.environment)),
     })
@@ -239,13 +249,17 @@ pub fn cancellation(
         previous: previous.map_or("", |p| p.huella.as_str()),
         generated: &generated,
     });
-    let xml = submission(&name, &id.issuer, opts, |w| {
-        anulacion::write(w, &id, |w| {
-            write_tail(w, previous, &generated, &huella, &opts.software)
-        });
+    let element = anulacion::document(&id, |w| {
+        write_tail(w, previous, &generated, &huella, &opts.software)
     });
+    let obligado = NamedNif {
+        name,
+        nif: id.issuer.clone(),
+    };
+    let xml = submission(&obligado, opts.representative.as_ref(), &[&element]);
     Ok(Record {
         xml,
+        record: element,
         link: link(id, huella),
         qr_url: None,
     })
@@ -320,8 +334,14 @@ fn check_software(s: &Software) -> Result<(), Error> {
     Ok(())
 }
 
-/// The `RegFactuSistemaFacturacion` around one record that `body` writes.
-fn submission(name: &str, nif: &str, opts: &Options, body: impl FnOnce(&mut Sum1)) -> String {
+/// A `RegFactuSistemaFacturacion` submission of the issuer `obligado` (through
+/// `representative`, if any) holding `records` (1 to 1000 record documents from
+/// [`Record::record`], signed or not), each embedded byte for byte.
+pub fn submission(
+    obligado: &NamedNif,
+    representative: Option<&NamedNif>,
+    records: &[&str],
+) -> String {
     let mut x = Xml::new();
     x.open_with(
         "sum:RegFactuSistemaFacturacion",
@@ -329,20 +349,28 @@ fn submission(name: &str, nif: &str, opts: &Options, body: impl FnOnce(&mut Sum1
     );
     x.group("sum:Cabecera", |x| {
         let mut w = Sum1(x);
-        w.group("ObligadoEmision", |w| {
-            w.text("NombreRazon", name);
-            w.text("NIF", nif);
-        });
-        if let Some(r) = &opts.representative {
-            w.group("Representante", |w| {
-                w.text("NombreRazon", &text::limit(&r.name, 120));
-                w.text("NIF", &r.nif);
-            });
+        let party = |w: &mut Sum1, p: &NamedNif| {
+            w.text("NombreRazon", &text::limit(&p.name, 120));
+            w.text("NIF", &p.nif);
+        };
+        w.group("ObligadoEmision", |w| party(w, obligado));
+        if let Some(r) = representative {
+            w.group("Representante", |w| party(w, r));
         }
     });
-    x.group("sum:RegistroFactura", |x| body(&mut Sum1(x)));
+    for r in records {
+        x.group("sum:RegistroFactura", |x| x.raw(without_declaration(r)));
+    }
     x.close("sum:RegFactuSistemaFacturacion");
     x.finish()
+}
+
+/// The document without its XML declaration.
+fn without_declaration(doc: &str) -> &str {
+    match doc.strip_prefix("<?xml") {
+        Some(rest) => rest.find("?>").map_or(doc, |i| rest[i + 2..].trim_start()),
+        None => doc,
+    }
 }
 
 /// What every record ends with: the chain, the system, the generation time and the

@@ -2,6 +2,8 @@
 
 use crate::xml::Xml;
 
+use super::NS_SUM1;
+
 /// The [`Xml`] writer with every element name in the `sum1` namespace.
 pub(crate) struct Sum1<'a>(pub &'a mut Xml);
 
@@ -23,4 +25,15 @@ impl Sum1<'_> {
         body(&mut Sum1(self.0));
         self.0.close(&tag);
     }
+}
+
+/// A record as a document of its own (`RegistroAlta`, `RegistroAnulacion`), declaring the
+/// namespace on itself so that it can be signed alone and then put in a submission.
+pub(crate) fn record_document(name: &str, body: impl FnOnce(&mut Sum1)) -> String {
+    let tag = format!("sum1:{name}");
+    let mut x = Xml::new();
+    x.open_with(&tag, &[("xmlns:sum1", NS_SUM1)]);
+    body(&mut Sum1(&mut x));
+    x.close(&tag);
+    x.finish()
 }

@@ -104,9 +104,9 @@ fn operation_date_third_party_and_big_operations() {
     let x = write(&inv).unwrap().xml;
     assert_eq!(text(&x, "FechaOperacion"), ["20-02-2025"]);
     assert_eq!(text(&x, "EmitidaPorTerceroODestinatario"), ["T"]);
-    assert!(
-        x.contains("<sum1:Tercero>\n\t\t\t\t<sum1:NombreRazon>Gestoría S.L.</sum1:NombreRazon>")
-    );
+    let third = &x[x.find("<sum1:Tercero>").unwrap()..x.find("</sum1:Tercero>").unwrap()];
+    assert_eq!(text(third, "NombreRazon"), ["Gestoría S.L."]);
+    assert_eq!(text(third, "NIF"), ["B63272603"]);
     assert_eq!(text(&x, "Macrodato"), ["S"]);
 }
 
