@@ -1,7 +1,8 @@
 //! VERI*FACTU records written from the Spanish GOBL examples with the `es-verifactu-v1`
 //! add-on (`../shared/gobl/examples`, and the folder `GOBL_EXTRA_EXAMPLES` names), and from
 //! variants of them built by folio (every invoice type F1–F3, R1–R5, credit note, exempt,
-//! reverse charge, equivalence surcharge, foreign customer): the official XSD accepts each
+//! reverse charge, equivalence surcharge, IGIC, outlay, foreign customer): the official XSD
+//! accepts each
 //! submission, the record carries the invoice's totals, and its `Huella` recomputes from
 //! the record's own fields by AEAT's formula. Three records of one issuer form a chain.
 
@@ -105,10 +106,6 @@ fn variants() -> Vec<(String, Value)> {
         d["$tags"] = json!(["simplified"]);
         d.as_object_mut().unwrap().remove("customer");
     });
-    add("corrective-by-differences", &corrective, &|d| {
-        d["tax"] =
-            json!({"ext": {"es-verifactu-doc-type": "R4", "es-verifactu-correction-type": "I"}});
-    });
     add("credit-note", &corrective, &|d| {
         d["type"] = json!("credit-note")
     });
@@ -129,6 +126,11 @@ fn variants() -> Vec<(String, Value)> {
     });
     add("foreign-customer", &base, &|d| {
         d["customer"]["tax_id"] = json!({"country": "DE", "code": "111111125"});
+    });
+    add("igic", &base, &|d| {
+        for l in d["lines"].as_array_mut().unwrap() {
+            l["taxes"] = json!([{"cat": "IGIC", "rate": "general"}]);
+        }
     });
     add("outlay", &base, &|d| {
         d["charges"] = json!([{"key": "outlay", "reason": "Tasas", "amount": "50.00"}]);
@@ -230,6 +232,36 @@ fn write_record(name: &str, env: &Value, prev: Option<&ChainLink>) -> Record {
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// What each variant must show: (variant, element, its texts).
+#[rustfmt::skip]
+const EXPECTED: &[(&str, &str, &[&str])] = &[
+    ("standard", "TipoFactura", &["F1"]),
+    ("simplified", "TipoFactura", &["F2"]),
+    ("simplified", "FacturaSinIdentifDestinatarioArt61d", &["S"]),
+    ("corrective-R1", "TipoFactura", &["R1"]),
+    ("corrective-R2", "TipoFactura", &["R2"]),
+    ("corrective-R3", "TipoFactura", &["R3"]),
+    ("corrective-R4", "TipoFactura", &["R4"]),
+    ("corrective-R4", "TipoRectificativa", &["S"]),
+    ("corrective-R4", "BaseRectificada", &["10000.00"]),
+    ("corrective-R4", "CuotaRectificada", &["2100.00"]),
+    ("corrective-R5", "TipoFactura", &["R5"]),
+    ("credit-note", "TipoRectificativa", &["I"]),
+    ("credit-note", "BaseImponibleOimporteNoSujeto", &["-1620.00", "-10.00"]),
+    ("credit-note", "ImporteTotal", &["-1970.20"]),
+    ("exempt", "OperacionExenta", &["E1"]),
+    ("exempt", "CuotaRepercutida", &[]),
+    ("reverse-charge", "CalificacionOperacion", &["S2"]),
+    ("reverse-charge", "CuotaTotal", &["0.00"]),
+    ("surcharge", "TipoRecargoEquivalencia", &["5.2"]),
+    ("surcharge", "CuotaRecargoEquivalencia", &["84.24"]),
+    ("surcharge", "CuotaTotal", &["424.44"]),
+    ("igic", "Impuesto", &["03"]),
+    ("foreign-customer", "IDType", &["02"]),
+    ("foreign-customer", "ID", &["DE111111125"]),
+    ("outlay", "ImporteTotal", &["1970.20"]),
+];
+
 #[test]
 fn every_example_and_variant_passes_the_schema_and_keeps_its_totals() {
     let mut cases = verifactu_examples();
@@ -248,6 +280,11 @@ fn every_example_and_variant_passes_the_schema_and_keeps_its_totals() {
         }
         if recomputed(&rec.xml) != rec.link.huella || one(&rec.xml, "Huella") != rec.link.huella {
             failures.push(format!("{name}: Huella does not recompute"));
+        }
+        for (_, element, want) in EXPECTED.iter().filter(|e| e.0 == name) {
+            if texts(&rec.xml, element) != *want {
+                failures.push(format!("{name}: {element} {:?}", texts(&rec.xml, element)));
+            }
         }
         files.push(scratch.write(name, &rec.xml));
     }
