@@ -13,7 +13,8 @@
 //!
 //! Files: `alta` (the issue record), `anulacion` (the cancellation), `breakdown` (taxes and
 //! totals), `parties` (NIF or `IDOtro`), `huella` (the fingerprint), `qr` (the URL), `time`
-//! (dates and the Spanish time of generation), `chain` (reading a link back from a record).
+//! (dates and the Spanish time of generation), `chain` (reading a link back from a record),
+//! `system` (the invoicing system), `submission` (the wrapper and each record's tail).
 
 mod alta;
 mod anulacion;
@@ -22,7 +23,9 @@ mod chain;
 pub mod huella;
 mod parties;
 pub mod qr;
+mod submission;
 mod sum1;
+mod system;
 mod text;
 mod time;
 
@@ -31,19 +34,21 @@ use gobl::model::{Invoice, ReadError};
 use serde_json::Value;
 
 pub use qr::{Environment, QrData};
+pub use submission::submission;
+pub use system::Software;
 pub use time::spain_time;
 
-use crate::xml::Xml;
-use sum1::Sum1;
+use submission::write_tail;
+use system::check_software;
 
-const NS_SUM: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroLR.xsd";
-const NS_SUM1: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroInformacion.xsd";
+pub(crate) const NS_SUM: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroLR.xsd";
+pub(crate) const NS_SUM1: &str = "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/SuministroInformacion.xsd";
 
 /// `IDVersion` of the records.
 const VERSION: &str = "1.0";
 
 /// `TipoHuella`: SHA-256.
-const FINGERPRINT_TYPE: &str = "01";
+pub(crate) const FINGERPRINT_TYPE: &str = "01";
 
 /// What identifies a record in the issuer's chain: the invoice it is about and its
 /// fingerprint. The next record names it in `Encadenamiento/RegistroAnterior`.
@@ -64,47 +69,6 @@ impl ChainLink {
     /// or a bare record), to chain a new record to a record written elsewhere.
     pub fn from_record_xml(xml: &str) -> Option<ChainLink> {
         chain::last_link(xml)
-    }
-}
-
-/// The invoicing system that generates the records (`SistemaInformatico`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Software {
-    /// Name of the company (or person) that produces the system.
-    pub producer_name: String,
-    /// Its Spanish NIF.
-    pub producer_nif: String,
-    /// The system's name (30 characters).
-    pub name: String,
-    /// The system's code given by its producer (2 characters).
-    pub id: String,
-    /// Its version.
-    pub version: String,
-    /// The installation's number.
-    pub installation: String,
-    /// Whether the system can only work as VERI*FACTU (sending every record).
-    pub only_verifactu: bool,
-    /// Whether the system can serve several taxpayers.
-    pub multi_taxpayer: bool,
-    /// Whether this installation serves several taxpayers now.
-    pub several_taxpayers: bool,
-}
-
-impl Software {
-    /// folio as the invoicing system, produced by `producer_name` (NIF `producer_nif`):
-    /// a multi-workspace server that sends every record.
-    pub fn folio(producer_name: &str, producer_nif: &str, installation: &str) -> Software {
-        Software {
-            producer_name: producer_name.into(),
-            producer_nif: producer_nif.into(),
-            name: "folio".into(),
-            id: "FO".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            installation: installation.into(),
-            only_verifactu: true,
-            multi_taxpayer: true,
-            several_taxpayers: true,
-        }
     }
 }
 
@@ -313,103 +277,6 @@ pub(crate) fn number(code: &str) -> Result<String, Error> {
             "invoice number '{code}' (60 characters at most)"
         ))),
     }
-}
-
-fn check_software(s: &Software) -> Result<(), Error> {
-    if s.producer_nif.chars().count() != 9 {
-        return Err(Error::Missing(
-            "options.software.producer_nif (a 9-character NIF)",
-        ));
-    }
-    let required = [
-        (&s.producer_name, "options.software.producer_name"),
-        (&s.name, "options.software.name"),
-        (&s.id, "options.software.id"),
-        (&s.version, "options.software.version"),
-        (&s.installation, "options.software.installation"),
-    ];
-    if let Some((_, what)) = required.iter().find(|(v, _)| v.trim().is_empty()) {
-        return Err(Error::Missing(what));
-    }
-    Ok(())
-}
-
-/// A `RegFactuSistemaFacturacion` submission of the issuer `obligado` (through
-/// `representative`, if any) holding `records` (1 to 1000 record documents from
-/// [`Record::record`], signed or not), each embedded byte for byte.
-pub fn submission(
-    obligado: &NamedNif,
-    representative: Option<&NamedNif>,
-    records: &[&str],
-) -> String {
-    let mut x = Xml::new();
-    x.open_with(
-        "sum:RegFactuSistemaFacturacion",
-        &[("xmlns:sum", NS_SUM), ("xmlns:sum1", NS_SUM1)],
-    );
-    x.group("sum:Cabecera", |x| {
-        let mut w = Sum1(x);
-        let party = |w: &mut Sum1, p: &NamedNif| {
-            w.text("NombreRazon", &text::limit(&p.name, 120));
-            w.text("NIF", &p.nif);
-        };
-        w.group("ObligadoEmision", |w| party(w, obligado));
-        if let Some(r) = representative {
-            w.group("Representante", |w| party(w, r));
-        }
-    });
-    for r in records {
-        x.group("sum:RegistroFactura", |x| x.raw(without_declaration(r)));
-    }
-    x.close("sum:RegFactuSistemaFacturacion");
-    x.finish()
-}
-
-/// The document without its XML declaration.
-fn without_declaration(doc: &str) -> &str {
-    match doc.strip_prefix("<?xml") {
-        Some(rest) => rest.find("?>").map_or(doc, |i| rest[i + 2..].trim_start()),
-        None => doc,
-    }
-}
-
-/// What every record ends with: the chain, the system, the generation time and the
-/// fingerprint.
-fn write_tail(
-    w: &mut Sum1,
-    previous: Option<&ChainLink>,
-    generated: &str,
-    huella: &str,
-    s: &Software,
-) {
-    w.group("Encadenamiento", |w| match previous {
-        None => w.text("PrimerRegistro", "S"),
-        Some(p) => w.group("RegistroAnterior", |w| {
-            w.text("IDEmisorFactura", &p.issuer);
-            w.text("NumSerieFactura", &p.number);
-            w.text("FechaExpedicionFactura", &p.issue_date);
-            w.text("Huella", &p.huella);
-        }),
-    });
-    write_software(w, s);
-    w.text("FechaHoraHusoGenRegistro", generated);
-    w.text("TipoHuella", FINGERPRINT_TYPE);
-    w.text("Huella", huella);
-}
-
-fn write_software(w: &mut Sum1, s: &Software) {
-    let yes_no = |b: bool| if b { "S" } else { "N" };
-    w.group("SistemaInformatico", |w| {
-        w.text("NombreRazon", &text::limit(&s.producer_name, 120));
-        w.text("NIF", &s.producer_nif);
-        w.text("NombreSistemaInformatico", &text::limit(&s.name, 30));
-        w.text("IdSistemaInformatico", &text::limit(&s.id, 2));
-        w.text("Version", &text::limit(&s.version, 50));
-        w.text("NumeroInstalacion", &text::limit(&s.installation, 100));
-        w.text("TipoUsoPosibleSoloVerifactu", yes_no(s.only_verifactu));
-        w.text("TipoUsoPosibleMultiOT", yes_no(s.multi_taxpayer));
-        w.text("IndicadorMultiplesOT", yes_no(s.several_taxpayers));
-    });
 }
 
 #[cfg(test)]
