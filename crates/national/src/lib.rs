@@ -1,6 +1,8 @@
 //! National e-invoice formats written from a built GOBL invoice, one module per format,
-//! each a set of pure functions over `gobl::model` (no I/O). FatturaPA is read back as well
-//! (`fatturapa::read`, and `fatturapa::p7m` for signed `.xml.p7m` files).
+//! each a set of pure functions over `gobl::model` (no I/O): `fatturapa` (Italy, FatturaPA
+//! 1.2.2, read back as well: `fatturapa::read`, and `fatturapa::p7m` for signed `.xml.p7m`
+//! files), `verifactu` (Spain, AEAT's VERI*FACTU records with their fingerprint chain).
 
 pub mod fatturapa;
+pub mod verifactu;
 mod xml;

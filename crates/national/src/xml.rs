@@ -70,6 +70,15 @@ impl Xml {
         self.close(name);
     }
 
+    /// Text written as it is, on lines of its own: an element written (and perhaps signed)
+    /// elsewhere, whose bytes must not change.
+    pub(crate) fn raw(&mut self, text: &str) {
+        self.out.push_str(text);
+        if !text.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
     /// The document.
     pub(crate) fn finish(self) -> String {
         self.out

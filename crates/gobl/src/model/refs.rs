@@ -60,6 +60,8 @@ pub struct Ordering {
     pub buyer: Option<Party>,
     /// The party that sold, when not the supplier.
     pub seller: Option<Party>,
+    /// The third party that issued the document on the supplier's behalf.
+    pub issuer: Option<Party>,
     /// Projects.
     pub projects: Vec<DocumentRef>,
     /// Contracts.
