@@ -26,7 +26,7 @@ pub use party::{
 pub use payment::{
     Advance, Card, CreditTransfer, DirectDebit, DueDate, Instructions, Online, Payment, Terms,
 };
-pub use refs::{Delivery, DocumentRef, Ordering};
+pub use refs::{Delivery, DocumentRef, Ordering, Stamp};
 pub use totals::{CategoryTotal, Charge, Discount, RateSurcharge, RateTotal, TaxTotal, Totals};
 
 /// Extension codes: key → code (`it-sdi-exempt` → `N2.2`).
