@@ -22,6 +22,7 @@ mod header;
 mod lines;
 mod parties;
 mod payment;
+mod read;
 mod summary;
 
 use chrono::NaiveDateTime;
@@ -29,6 +30,8 @@ use gobl::model::{Invoice, ReadError};
 use serde_json::Value;
 
 use crate::xml::Xml;
+
+pub use read::read;
 
 const NS_FA3: &str = "http://crd.gov.pl/wzor/2025/06/25/13775/";
 const NS_XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";

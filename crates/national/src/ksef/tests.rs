@@ -367,3 +367,63 @@ fn what_fa3_cannot_carry_is_refused() {
     });
     assert!(matches!(write_env(&bad_number), Err(Error::Invalid(_))));
 }
+
+#[test]
+fn a_correction_reads_back_as_a_credit_note_with_positive_amounts() {
+    let env = invoice(|d| {
+        d["type"] = json!("credit-note");
+        d["preceding"] = json!([{"series": "FV", "code": "1", "issue_date": "2026-01-10",
+            "reason": "Rabat", "ext": {"pl-favat-effective-date": "1"},
+            "stamps": [{"prv": "favat-ksef-number", "val": "9876543210-20260110-107FDF72DB53-F7"}]}]);
+    });
+    let doc = read(&write_env(&env).unwrap()).unwrap();
+    assert_eq!(doc["type"], "credit-note");
+    assert_eq!(doc["lines"][0]["quantity"], "2");
+    assert_eq!(doc["lines"][0]["item"]["price"], "100.00");
+    assert_eq!(doc["lines"][0]["taxes"][0]["rate"], "general");
+    assert_eq!(doc["preceding"][0]["code"], "FV-1");
+    assert_eq!(doc["preceding"][0]["reason"], "Rabat");
+    assert_eq!(
+        doc["preceding"][0]["stamps"][0]["val"],
+        "9876543210-20260110-107FDF72DB53-F7"
+    );
+    let built = gobl::builder::build(doc).expect("valid GOBL");
+    assert_eq!(built["doc"]["totals"]["payable"], "246.00");
+}
+
+#[test]
+fn an_exemption_and_an_eu_buyer_read_back() {
+    let env = invoice(|d| {
+        d["tax"] = json!({"ext": {"pl-favat-exemption": "A"}});
+        d["notes"] = json!([{"key": "legal", "code": "A", "src": "pl-favat-exemption",
+                             "text": "Art. 43 ust. 1 pkt 18 ustawy o VAT"}]);
+        d["customer"]["tax_id"] = json!({"country": "GR", "code": "094259216"});
+        d["lines"] = json!([line(
+            "Usługa",
+            "1",
+            "50.00",
+            json!({"cat": "VAT", "key": "exempt"})
+        )]);
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "KodUE"), ["EL"]);
+    assert_valid(&xml, "exempt-eu");
+    let doc = read(&xml).unwrap();
+    assert_eq!(doc["customer"]["tax_id"]["country"], "GR");
+    assert_eq!(doc["tax"]["ext"]["pl-favat-exemption"], "A");
+    let legal: Vec<&Value> = doc["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["key"] == "legal")
+        .collect();
+    assert_eq!(legal.len(), 1, "the basis is read once");
+    assert_eq!(doc["lines"][0]["taxes"][0]["key"], "exempt");
+}
+
+#[test]
+fn what_is_not_fa3_is_not_read() {
+    assert!(matches!(read("<a/>"), Err(Error::Invalid(_))));
+    let other = "<Faktura xmlns=\"http://crd.gov.pl/wzor/2023/06/29/12648/\"/>";
+    assert!(matches!(read(other), Err(Error::Invalid(_))));
+}
