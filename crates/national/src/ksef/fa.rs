@@ -5,7 +5,7 @@
 use gobl::model::{Invoice, Note};
 
 use super::codes::{invoice_type, is_correction};
-use super::format::{Sign, amount, token};
+use super::format::{Sign, amount, quantity, token};
 use super::{Error, advances, annotations, corrections, lines, payment, summary};
 use crate::xml::Xml;
 
@@ -33,6 +33,12 @@ pub(super) fn write(x: &mut Xml, inv: &Invoice) -> Result<(), Error> {
     supply_date(x, inv);
     summary::write(x, &ctx)?;
     x.text("P_15", &amount(sign.of(payable(inv))));
+    if let Some(r) = inv
+        .exchange_rate_to("PLN")
+        .filter(|_| inv.currency != "PLN")
+    {
+        x.text("KursWalutyZ", &quantity(r.amount));
+    }
     annotations::write(x, inv)?;
     x.text("RodzajFaktury", &ctx.kind);
     if is_correction(&ctx.kind) {

@@ -1,6 +1,7 @@
 //! The VAT summary: the taxable base (`P_13_x`) and tax (`P_14_x`) of each FA(3) tax
 //! category, from the VAT rates of the totals. A settlement invoice that deducts advances
-//! shows only what remains, each rate prorated by what is due over what is payable.
+//! shows only what remains, each rate prorated by what is due over what is payable. An
+//! invoice in another currency also gives each tax in złoty (`P_14_xW`) at its rate to PLN.
 
 use std::collections::BTreeMap;
 
@@ -22,6 +23,11 @@ struct Sums {
 
 pub(super) fn write(x: &mut Xml, ctx: &Ctx) -> Result<(), Error> {
     let sums = by_category(ctx)?;
+    let to_pln = ctx
+        .inv
+        .exchange_rate_to("PLN")
+        .filter(|_| ctx.inv.currency != "PLN")
+        .map(|r| r.amount);
     for cat in CATEGORIES {
         let Some(s) = sums.get(*cat) else { continue };
         let field = cat.replace('.', "_");
@@ -30,6 +36,11 @@ pub(super) fn write(x: &mut Xml, ctx: &Ctx) -> Result<(), Error> {
         if with_tax(cat) {
             let tax = s.tax.unwrap_or_else(|| Amount::new(0, 2));
             x.text(&format!("P_14_{field}"), &amount(ctx.sign.of(tax)));
+            if let Some(rate) = to_pln.filter(|_| *cat != "5") {
+                // The tax in złoty (`P_14_xW`) of an invoice in another currency.
+                let pln = tax.mul(rate).map_err(|e| Error::Invalid(e.to_string()))?;
+                x.text(&format!("P_14_{field}W"), &amount(ctx.sign.of(pln)));
+            }
         }
     }
     Ok(())

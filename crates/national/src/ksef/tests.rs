@@ -427,3 +427,19 @@ fn what_is_not_fa3_is_not_read() {
     let other = "<Faktura xmlns=\"http://crd.gov.pl/wzor/2023/06/29/12648/\"/>";
     assert!(matches!(read(other), Err(Error::Invalid(_))));
 }
+
+#[test]
+fn an_invoice_in_euro_gives_its_tax_in_zloty() {
+    let env = invoice(|d| {
+        d["currency"] = json!("EUR");
+        d["exchange_rates"] = json!([{"from": "EUR", "to": "PLN", "amount": "4.2567"}]);
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "KodWaluty"), ["EUR"]);
+    assert_eq!(text(&xml, "P_14_1"), ["46.00"]);
+    assert_eq!(text(&xml, "P_14_1W"), ["195.81"]);
+    assert_eq!(text(&xml, "KursWalutyZ"), ["4.2567"]);
+    assert_valid(&xml, "euro");
+    let doc = read(&xml).unwrap();
+    assert_eq!(doc["exchange_rates"][0]["amount"], "4.2567");
+}

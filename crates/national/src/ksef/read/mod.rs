@@ -90,6 +90,13 @@ fn header(doc: &mut Map<String, Value>, fa: &Node) -> Result<(), Error> {
         "code".into(),
         json!(fa.text_of("P_2").ok_or(Error::Missing("Fa/P_2"))?),
     );
+    let currency = fa.text_of("KodWaluty").unwrap_or("PLN");
+    if let Some(rate) = fa.text_of("KursWalutyZ").filter(|_| currency != "PLN") {
+        doc.insert(
+            "exchange_rates".into(),
+            json!([{"from": currency, "to": "PLN", "amount": rate}]),
+        );
+    }
     if let Some(d) = fa.text_of("P_6") {
         doc.insert("op_date".into(), json!(d));
     }
