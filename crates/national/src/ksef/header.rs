@@ -8,6 +8,8 @@ use crate::xml::Xml;
 const SYSTEM_CODE: &str = "FA (3)";
 const SCHEMA_VERSION: &str = "1-0E";
 const DEFAULT_SYSTEM: &str = "folio";
+/// FA(3) files are made from the day the schema took effect.
+const FIRST_DAY: (i32, u32, u32) = (2025, 9, 1);
 
 pub(super) fn write(x: &mut Xml, inv: &Invoice, opts: &Options) -> Result<(), Error> {
     let created = match opts.created {
@@ -18,6 +20,15 @@ pub(super) fn write(x: &mut Xml, inv: &Invoice, opts: &Options) -> Result<(), Er
             .and_hms_opt(0, 0, 0)
             .expect("midnight exists"),
     };
+    let first = chrono::NaiveDate::from_ymd_opt(FIRST_DAY.0, FIRST_DAY.1, FIRST_DAY.2)
+        .expect("a date")
+        .and_hms_opt(0, 0, 0)
+        .expect("midnight exists");
+    if created < first {
+        return Err(Error::Invalid(format!(
+            "generated on {created}, before FA(3) took effect (2025-09-01): give Options.created"
+        )));
+    }
     x.open("Naglowek");
     x.text_with(
         "KodFormularza",

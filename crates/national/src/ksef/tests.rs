@@ -443,3 +443,19 @@ fn an_invoice_in_euro_gives_its_tax_in_zloty() {
     let doc = read(&xml).unwrap();
     assert_eq!(doc["exchange_rates"][0]["amount"], "4.2567");
 }
+
+#[test]
+fn the_file_is_made_when_the_caller_says_and_not_before_fa3() {
+    let old = invoice(|d| d["issue_date"] = json!("2025-06-30"));
+    assert!(matches!(write_env(&old), Err(Error::Invalid(_))));
+    let opts = Options {
+        created: chrono::NaiveDate::from_ymd_opt(2026, 2, 3)
+            .and_then(|d| d.and_hms_opt(10, 20, 30)),
+        system_info: Some("ERP".into()),
+    };
+    let xml = from_envelope(&old, &opts).unwrap();
+    assert_eq!(text(&xml, "DataWytworzeniaFa"), ["2026-02-03T10:20:30Z"]);
+    assert_eq!(text(&xml, "SystemInfo"), ["ERP"]);
+    assert_eq!(text(&xml, "P_1"), ["2025-06-30"]);
+    assert_valid(&xml, "created");
+}
