@@ -11,6 +11,8 @@
 //!
 //! A credit note is a correcting invoice (KOR): its amounts are written negative, as the
 //! difference it makes to the corrected invoice, with unit prices kept positive.
+//!
+//! [`read`] takes an FA(3) file back to a GOBL invoice document (received invoices).
 
 mod advances;
 mod annotations;
