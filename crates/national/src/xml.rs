@@ -19,6 +19,30 @@ impl Xml {
         }
     }
 
+    /// A fragment written at `depth`, to be appended to a document once it is known to
+    /// hold something.
+    pub(crate) fn fragment(depth: usize) -> Xml {
+        Xml {
+            out: String::new(),
+            depth,
+        }
+    }
+
+    /// The current nesting depth.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether nothing was written.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Append a fragment written at this document's depth.
+    pub(crate) fn append(&mut self, fragment: Xml) {
+        self.out.push_str(&fragment.out);
+    }
+
     fn indent(&mut self) {
         for _ in 0..self.depth {
             self.out.push('\t');
@@ -54,6 +78,18 @@ impl Xml {
         self.indent();
         self.out
             .push_str(&format!("<{name}>{}</{name}>\n", partial_escape(text)));
+    }
+
+    /// `<name attr="value" …>text</name>`.
+    pub(crate) fn text_with(&mut self, name: &str, attrs: &[(&str, &str)], text: &str) {
+        self.indent();
+        self.out.push('<');
+        self.out.push_str(name);
+        for (k, v) in attrs {
+            self.out.push_str(&format!(" {k}=\"{}\"", escape(*v)));
+        }
+        self.out
+            .push_str(&format!(">{}</{name}>\n", partial_escape(text)));
     }
 
     /// `<name>text</name>` when there is a non-empty text.

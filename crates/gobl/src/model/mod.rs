@@ -18,6 +18,8 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::num::Amount;
+
 pub use included::without_included_taxes;
 pub use line::{Item, Line, LineCharge, LineDiscount, TaxCombo};
 pub use party::{
@@ -26,7 +28,7 @@ pub use party::{
 pub use payment::{
     Advance, Card, CreditTransfer, DirectDebit, DueDate, Instructions, Online, Payment, Terms,
 };
-pub use refs::{Delivery, DocumentRef, Ordering};
+pub use refs::{Delivery, DocumentRef, Ordering, Stamp};
 pub use totals::{CategoryTotal, Charge, Discount, RateSurcharge, RateTotal, TaxTotal, Totals};
 
 /// Extension codes: key → code (`it-sdi-exempt` → `N2.2`).
@@ -65,6 +67,8 @@ pub struct Invoice {
     pub value_date: Option<NaiveDate>,
     /// Currency (`EUR`).
     pub currency: String,
+    /// Rates to convert the document's currency into others (`EUR` → `PLN`).
+    pub exchange_rates: Vec<ExchangeRate>,
     /// Invoices this one corrects.
     pub preceding: Vec<DocumentRef>,
     /// Tax options and extensions of the document.
@@ -160,6 +164,27 @@ pub struct TaxInfo {
     pub ext: Ext,
     /// Legal notes added by the scenarios.
     pub notes: Vec<Note>,
+}
+
+/// An exchange rate (`currency.ExchangeRate`): 1 of `from` is worth `amount` of `to`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ExchangeRate {
+    /// Currency converted from.
+    pub from: String,
+    /// Currency converted into.
+    pub to: String,
+    /// How much 1 of `from` is worth in `to`.
+    pub amount: Amount,
+}
+
+impl Invoice {
+    /// The rate that converts the document's currency into `to`, if it has one.
+    pub fn exchange_rate_to(&self, to: &str) -> Option<&ExchangeRate> {
+        self.exchange_rates
+            .iter()
+            .find(|r| r.from == self.currency && r.to == to)
+    }
 }
 
 /// A note (`org.Note`); legal notes from scenarios carry a category.

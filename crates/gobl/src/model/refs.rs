@@ -6,6 +6,7 @@ use serde::Deserialize;
 use super::party::{Identity, Party};
 use super::totals::TaxTotal;
 use super::{Ext, Period};
+use crate::num::Amount;
 
 /// A reference to another document (`org.DocumentRef`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -32,11 +33,35 @@ pub struct DocumentRef {
     pub tax: Option<TaxTotal>,
     /// Description.
     pub description: Option<String>,
+    /// Amount payable of the document referred to (an order being paid in advance).
+    pub payable: Option<Amount>,
+    /// Stamps of the document referred to (its number in a tax authority's system).
+    pub stamps: Vec<Stamp>,
     /// Extension codes.
     pub ext: Ext,
 }
 
+/// A stamp (`head.Stamp`): a provider's key and the value it gave.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Stamp {
+    /// Provider key (`favat-ksef-number`).
+    #[serde(rename = "prv")]
+    pub provider: String,
+    /// The value.
+    #[serde(rename = "val")]
+    pub value: String,
+}
+
 impl DocumentRef {
+    /// The value of the stamp of this provider, if any.
+    pub fn stamp(&self, provider: &str) -> Option<&str> {
+        self.stamps
+            .iter()
+            .find(|s| s.provider == provider)
+            .map(|s| s.value.as_str())
+    }
+
     /// `SERIES-CODE`, or the code alone.
     pub fn full_code(&self) -> String {
         match self.series.as_deref() {
