@@ -35,6 +35,15 @@ pub(crate) fn minimal(a: Amount) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The text cut to the schema's maximum length in characters (`TextMaxNType`): names,
+/// addresses and contacts longer than Facturae allows keep their beginning.
+pub(crate) fn clip(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +69,7 @@ mod tests {
         assert_eq!(minimal(a("200.00")), "200");
         assert_eq!(minimal(a("10.50")), "10.5");
         assert_eq!(minimal(a("90")), "90");
+        assert_eq!(clip("Torrejón", 6), "Torrej");
+        assert_eq!(clip("Madrid", 20), "Madrid");
     }
 }

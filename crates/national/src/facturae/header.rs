@@ -67,6 +67,17 @@ pub(crate) fn invoice_header(x: &mut Xml, inv: &Invoice) -> Result<(), Error> {
     let class = inv
         .tax_ext(EXT_INVOICE_CLASS)
         .ok_or(Error::Missing("tax.ext.es-facturae-invoice-class"))?;
+    // Codes are not cut: a shortened number would name another invoice.
+    if inv.code.chars().count() > 20
+        || inv
+            .series
+            .as_deref()
+            .is_some_and(|s| s.chars().count() > 20)
+    {
+        return Err(Error::Unsupported(
+            "an invoice code or series longer than 20 characters".into(),
+        ));
+    }
     x.open("InvoiceHeader");
     x.text("InvoiceNumber", &inv.code);
     x.opt("InvoiceSeriesCode", inv.series.as_deref());

@@ -7,6 +7,7 @@ use gobl::model::{Address, Invoice, Party};
 
 use super::Error;
 use super::codes::{alpha3, person_type, residence_type};
+use super::format::clip;
 use crate::xml::Xml;
 
 /// `RoleTypeCode` of the administrative centres.
@@ -100,7 +101,10 @@ fn legal_entity(x: &mut Xml, party: &Party, role: &'static str) -> Result<(), Er
         .first()
         .ok_or(Error::Missing(address_path(role)))?;
     x.open("LegalEntity");
-    x.text("CorporateName", party.name.as_deref().unwrap_or_default());
+    x.text(
+        "CorporateName",
+        clip(party.name.as_deref().unwrap_or_default(), 80),
+    );
     address(x, addr, party.tax_country());
     contact_details(x, party);
     x.close("LegalEntity");
@@ -117,12 +121,22 @@ fn individual(x: &mut Xml, party: &Party, role: &'static str) -> Result<(), Erro
     let name = party.people.first().map(|p| &p.name);
     let given = name.and_then(|n| n.given.as_deref());
     x.open("Individual");
-    x.text("Name", given.or(party.name.as_deref()).unwrap_or_default());
+    x.text(
+        "Name",
+        clip(given.or(party.name.as_deref()).unwrap_or_default(), 40),
+    );
     x.text(
         "FirstSurname",
-        name.and_then(|n| n.surname.as_deref()).unwrap_or_default(),
+        clip(
+            name.and_then(|n| n.surname.as_deref()).unwrap_or_default(),
+            40,
+        ),
     );
-    x.opt("SecondSurname", name.and_then(|n| n.surname2.as_deref()));
+    x.opt(
+        "SecondSurname",
+        name.and_then(|n| n.surname2.as_deref())
+            .map(|s| clip(s, 40)),
+    );
     address(x, addr, party.tax_country());
     contact_details(x, party);
     x.close("Individual");
@@ -142,10 +156,13 @@ fn address(x: &mut Xml, addr: &Address, fallback_country: Option<&str>) {
     let post_code = addr.code.as_deref().unwrap_or_default();
     if country == "ES" {
         x.group("AddressInSpain", |x| {
-            x.text("Address", &address_line(addr));
+            x.text("Address", clip(&address_line(addr), 80));
             x.text("PostCode", post_code);
-            x.text("Town", town);
-            x.text("Province", addr.region.as_deref().unwrap_or_default());
+            x.text("Town", clip(town, 50));
+            x.text(
+                "Province",
+                clip(addr.region.as_deref().unwrap_or_default(), 20),
+            );
             x.text("CountryCode", code);
         });
     } else {
@@ -156,9 +173,12 @@ fn address(x: &mut Xml, addr: &Address, fallback_country: Option<&str>) {
             .collect::<Vec<_>>()
             .join(" ");
         x.group("OverseasAddress", |x| {
-            x.text("Address", &address_line(addr));
-            x.text("PostCodeAndTown", &post_town);
-            x.text("Province", addr.region.as_deref().unwrap_or_default());
+            x.text("Address", clip(&address_line(addr), 80));
+            x.text("PostCodeAndTown", clip(&post_town, 50));
+            x.text(
+                "Province",
+                clip(addr.region.as_deref().unwrap_or_default(), 20),
+            );
             x.text("CountryCode", code);
         });
     }
@@ -201,9 +221,9 @@ fn contact_details(x: &mut Xml, party: &Party) {
         return;
     }
     x.group("ContactDetails", |x| {
-        x.opt("Telephone", phone);
-        x.opt("ElectronicMail", email);
-        x.opt("ContactPersons", person.as_deref());
+        x.opt("Telephone", phone.map(|s| clip(s, 15)));
+        x.opt("ElectronicMail", email.map(|s| clip(s, 60)));
+        x.opt("ContactPersons", person.as_deref().map(|s| clip(s, 40)));
     });
 }
 

@@ -129,6 +129,19 @@ fn a_public_body_names_its_administrative_centres() {
 }
 
 #[test]
+fn long_names_and_addresses_are_cut_to_the_schema() {
+    let env = invoice(|d| {
+        d["customer"]["name"] = json!("Compañía ".repeat(12));
+        d["customer"]["addresses"][0]["region"] = json!("Santa Cruz de Tenerife");
+        d["customer"]["emails"] = json!([{"addr": format!("{}@example.com", "a".repeat(60))}]);
+    });
+    let xml = write_env(&env).unwrap();
+    assert_eq!(text(&xml, "CorporateName")[1].chars().count(), 80);
+    assert_eq!(text(&xml, "Province")[1], "Santa Cruz de Teneri");
+    assert_valid(&xml, "long-texts");
+}
+
+#[test]
 fn a_third_party_issues_the_file_for_the_seller() {
     let third: Party = serde_json::from_value(json!({
         "name": "Gestoría SL", "tax_id": {"country": "ES", "code": "B23103039"},
@@ -273,6 +286,8 @@ fn what_facturae_cannot_do_without_is_refused() {
         write(&inv, &Options::default()),
         Err(Error::Missing("lines"))
     );
+    let long_code = invoice(|d| d["code"] = json!("123456789012345678901"));
+    assert!(matches!(write_env(&long_code), Err(Error::Unsupported(_))));
     let not_invoice = json!({"$schema": "https://gobl.org/draft-0/note/message"});
     assert!(matches!(write_env(&not_invoice), Err(Error::Read(_))));
 }
