@@ -80,6 +80,8 @@ pub struct Identity {
     pub country: Option<String>,
     /// Label shown beside the code.
     pub label: Option<String>,
+    /// What the identity is for (`tax`, `legal`).
+    pub scope: Option<String>,
     /// The code.
     pub code: String,
     /// Extension codes.
