@@ -2,6 +2,8 @@
 //! operations on `ext` maps, a walk over an invoice's tax combos, the correction and
 //! identity-type extensions they derive alike, and the checks their rules repeat.
 
+use std::fmt;
+
 use serde_json::Value;
 
 use crate::bill::val::{Obj, get, get_mut, string};
@@ -22,9 +24,18 @@ pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
 
 /// Sets `ext[key]` to `code`.
 pub(crate) fn set(o: &mut Obj, key: &str, code: &str) {
-    let map = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
-    if let Some(map) = map.as_object_mut() {
-        map.insert(key.into(), Value::String(code.into()));
+    // Found by scanning, and keys allocated only when new: this runs for every combo.
+    if get(o, "ext").is_none() {
+        o.insert("ext".into(), Value::Object(Obj::new()));
+    }
+    let Some(Value::Object(map)) = get_mut(o, "ext") else {
+        return;
+    };
+    match get_mut(map, key) {
+        Some(v) => *v = Value::String(code.into()),
+        None => {
+            map.insert(key.into(), Value::String(code.into()));
+        }
     }
 }
 
@@ -102,13 +113,41 @@ pub(crate) fn objects<'a>(o: &'a Obj, k: &str) -> impl Iterator<Item = (usize, &
         .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
 }
 
+/// Where a tax combo is, `doc.<list>[i].taxes[j]` (`.ext` with `ext`): written out only
+/// for a fault, not for every combo of every build.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ComboPath {
+    list: &'static str,
+    i: usize,
+    j: usize,
+    ext: bool,
+}
+
+impl ComboPath {
+    /// The path of the combo's `ext` map.
+    pub(crate) fn ext(self) -> ComboPath {
+        ComboPath { ext: true, ..self }
+    }
+}
+
+impl fmt::Display for ComboPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "doc.{}[{}].taxes[{}]", self.list, self.i, self.j)?;
+        if self.ext {
+            f.write_str(".ext")?;
+        }
+        Ok(())
+    }
+}
+
 /// Every tax combo of the invoice with its fault path.
-pub(crate) fn combos(doc: &Obj) -> Vec<(String, &Obj)> {
+pub(crate) fn combos(doc: &Obj) -> Vec<(ComboPath, &Obj)> {
     let mut out = Vec::new();
     for list in ["lines", "discounts", "charges"] {
         for (i, item) in objects(doc, list) {
             for (j, combo) in objects(item, "taxes") {
-                out.push((format!("doc.{list}[{i}].taxes[{j}]"), combo));
+                let ext = false;
+                out.push((ComboPath { list, i, j, ext }, combo));
             }
         }
     }
@@ -221,15 +260,17 @@ pub(crate) struct Rules<'f> {
 
 impl Rules<'_> {
     /// A fault of the invoice rules, with the reference's rule id (`GOBL-ES-SII-BILL-INVOICE-03`).
-    pub(crate) fn invoice(&mut self, n: &str, path: impl Into<String>, message: &str) {
+    pub(crate) fn invoice(&mut self, n: &str, path: impl fmt::Display, message: &str) {
         let code = format!("GOBL-{}-BILL-INVOICE-{n}", self.family.to_ascii_uppercase());
-        self.faults.push(Fault::at(path, &code, message));
+        self.faults
+            .push(Fault::at(path.to_string(), &code, message));
     }
 
     /// A fault of the tax-combo rules.
-    pub(crate) fn combo(&mut self, n: &str, path: impl Into<String>, message: &str) {
+    pub(crate) fn combo(&mut self, n: &str, path: impl fmt::Display, message: &str) {
         let code = format!("GOBL-{}-TAX-COMBO-{n}", self.family.to_ascii_uppercase());
-        self.faults.push(Fault::at(path, &code, message));
+        self.faults
+            .push(Fault::at(path.to_string(), &code, message));
     }
 }
 

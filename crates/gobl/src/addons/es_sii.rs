@@ -151,7 +151,7 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
     customer_rules(&mut r, doc);
     lines_rules(&mut r, doc);
     for (path, c) in es::combos(doc) {
-        combo_rules(&mut r, &path, c);
+        combo_rules(&mut r, path, c);
     }
 }
 
@@ -199,25 +199,25 @@ fn lines_rules(r: &mut Rules, doc: &Doc) {
 }
 
 /// A VAT or IGIC combo needs a regime, and no exemption when taxed or outside scope.
-fn combo_rules(r: &mut Rules, path: &str, c: &Obj) {
+fn combo_rules(r: &mut Rules, path: es::ComboPath, c: &Obj) {
     if !string(c, "cat").is_some_and(|k| es::VAT_LIKE.contains(&k)) {
         return;
     }
-    let at = format!("{path}.ext");
+    let at = path.ext();
     let regime = es::ext(c, REGIME);
     if regime.is_none() {
-        r.combo("01", &at, &format!("extension '{REGIME}' is required"));
+        r.combo("01", at, &format!("extension '{REGIME}' is required"));
     }
     if es::present(c, "percent") && es::has_ext(c, EXEMPT) {
         let m = format!("extension '{EXEMPT}' must not be set when percent is set");
-        r.combo("02", &at, &m);
+        r.combo("02", at, &m);
     }
     if es::has_ext(c, OUTSIDE_SCOPE) && es::has_ext(c, EXEMPT) {
         let m = format!("extension '{EXEMPT}' must not be set when '{OUTSIDE_SCOPE}' is set");
-        r.combo("03", &at, &m);
+        r.combo("03", at, &m);
     }
     if regime.is_none_or(|g| g == "01") && matches!(es::ext(c, EXEMPT), Some("E2" | "E3")) {
         let m = format!("exempt codes E2 and E3 not allowed with '{REGIME}' 01");
-        r.combo("04", &at, &m);
+        r.combo("04", at, &m);
     }
 }

@@ -151,7 +151,7 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
         }
     }
     for (path, c) in es::combos(doc) {
-        combo_rules(&mut r, &path, c);
+        combo_rules(&mut r, path, c);
     }
 }
 
@@ -193,25 +193,25 @@ fn customer_rules(r: &mut Rules, doc: &Doc) {
 
 /// A VAT or IGIC combo needs a regime, an operation class when taxed, and never both an
 /// operation class and an exemption.
-fn combo_rules(r: &mut Rules, path: &str, c: &Obj) {
+fn combo_rules(r: &mut Rules, path: es::ComboPath, c: &Obj) {
     if !string(c, "cat").is_some_and(|k| es::VAT_LIKE.contains(&k)) {
         return;
     }
-    let at = format!("{path}.ext");
+    let at = path.ext();
     let regime = es::ext(c, REGIME);
     if regime.is_none() {
-        r.combo("01", &at, &format!("extension '{REGIME}' is required"));
+        r.combo("01", at, &format!("extension '{REGIME}' is required"));
     }
     if regime.is_none_or(|g| g == "01") && matches!(es::ext(c, EXEMPT), Some("E2" | "E3")) {
         let m = format!("exempt codes E2 and E3 not allowed with '{REGIME}' 01");
-        r.combo("02", &at, &m);
+        r.combo("02", at, &m);
     }
     if es::has_ext(c, OP_CLASS) && es::has_ext(c, EXEMPT) {
         let m = format!("cannot use both '{OP_CLASS}' and '{EXEMPT}' at the same time");
-        r.combo("03", &at, &m);
+        r.combo("03", at, &m);
     }
     if es::present(c, "percent") && !es::has_ext(c, OP_CLASS) {
         let m = format!("extension '{OP_CLASS}' is required for taxed operations");
-        r.combo("04", &at, &m);
+        r.combo("04", at, &m);
     }
 }

@@ -10,7 +10,7 @@ use crate::bill::val::Obj;
 use crate::fault::Fault;
 use crate::num::Percentage;
 use crate::regimes::it::walk::{
-    self, Rules, array_mut, delete_ext, entries, has_ext, object, present, set_ext, text,
+    self, Path, Rules, array_mut, delete_ext, entries, has_ext, object, present, set_ext, text,
 };
 use crate::tax::defs::*;
 
@@ -207,26 +207,26 @@ fn is_corrective(doc: &Doc) -> bool {
 /// Lines need VAT; a corrective's lines the AdE reference of the line they correct.
 fn line_rules(r: &mut Rules, doc: &Doc) {
     let corrective = is_corrective(doc);
-    for (lp, line) in entries(doc, "lines", "doc") {
+    entries(doc, "lines", &Path::Root("doc"), |lp, line| {
         r.check(
             walk::has_category(line, "VAT"),
-            &lp,
+            lp,
             "BILL-INVOICE-06",
             "line taxes must include VAT category",
         );
         if corrective {
             r.check(
                 has_ext(line, LINE_REF),
-                &format!("{lp}.ext"),
+                format_args!("{lp}.ext"),
                 "BILL-INVOICE-07",
                 "corrective invoice lines require 'it-ticket-line-ref' extension",
             );
         }
-    }
+    });
 }
 
 /// VAT needs a nature without a percent, and one of the AdE's percentages with one.
-fn combo_rules(r: &mut Rules, p: &str, combo: &Obj) {
+fn combo_rules(r: &mut Rules, p: &Path, combo: &Obj) {
     if text(combo, "cat") != "VAT" {
         return;
     }
@@ -234,14 +234,14 @@ fn combo_rules(r: &mut Rules, p: &str, combo: &Obj) {
     if percent.is_empty() {
         r.check(
             has_ext(combo, EXEMPT),
-            &format!("{p}.ext"),
+            format_args!("{p}.ext"),
             "TAX-COMBO-01",
             "exempt VAT combo requires 'it-ticket-exempt' extension",
         );
     } else {
         r.check(
             accepted_percent(percent),
-            &format!("{p}.percent"),
+            format_args!("{p}.percent"),
             "TAX-COMBO-02",
             "must be a valid value",
         );

@@ -178,17 +178,17 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
         family: "GOBL-IT-ORG-IDENTITY",
         faults,
     };
-    walk::objects(doc, "doc", &mut |path, o| {
-        for (p, id) in walk::entries(o, "identities", path) {
+    walk::objects(doc, &walk::Path::Root("doc"), &mut |path, o| {
+        walk::entries(o, "identities", path, |p, id| {
             if walk::text(id, "key") == FISCAL_CODE {
-                check_fiscal_code(&mut r, &format!("{p}.code"), walk::text(id, "code"));
+                check_fiscal_code(&mut r, &p.member("code"), walk::text(id, "code"));
             }
-        }
+        });
     });
 }
 
 /// A fiscal code is present, well formed and has the right check character.
-fn check_fiscal_code(r: &mut walk::Rules, path: &str, code: &str) {
+fn check_fiscal_code(r: &mut walk::Rules, path: &walk::Path, code: &str) {
     r.check(!code.is_empty(), path, "01", "fiscal code is required");
     if code.is_empty() {
         return;

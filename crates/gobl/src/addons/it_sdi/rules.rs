@@ -7,7 +7,7 @@ use super::{DOCUMENT_TYPE, EXEMPT, FISCAL_REGIME, FORMAT, FUND_TYPE, PAYMENT_MEA
 use crate::bill::val::Obj;
 use crate::fault::Fault;
 use crate::regimes::it::FISCAL_CODE;
-use crate::regimes::it::walk::{self, Rules, array, entries, has_ext, object, present, text};
+use crate::regimes::it::walk::{self, Path, Rules, array, entries, has_ext, object, present, text};
 use crate::tax::defs::Doc;
 
 /// Retained categories of the Italian regime, which need a withholding type.
@@ -75,49 +75,49 @@ fn supplier(c: &mut Rules, doc: &Doc) {
     let Some(s) = object(doc, "supplier") else {
         return;
     };
-    let p = "doc.supplier";
+    let p = Path::Root("doc.supplier");
     c.check(
         latin1(text(s, "name")),
-        &format!("{p}.name"),
+        format_args!("{p}.name"),
         "BILL-INVOICE-03",
         "supplier name must use Latin-1 characters",
     );
     c.check(
         present(s.get("addresses")),
-        &format!("{p}.addresses"),
+        format_args!("{p}.addresses"),
         "BILL-INVOICE-04",
         "supplier addresses are required",
     );
     c.check(
         has_ext(s, FISCAL_REGIME),
-        &format!("{p}.ext"),
+        format_args!("{p}.ext"),
         "BILL-INVOICE-05",
         "supplier requires 'it-sdi-fiscal-regime' extension",
     );
     if let Some(reg) = object(s, "registration") {
         c.check(
             present(reg.get("entry")),
-            &format!("{p}.registration.entry"),
+            format_args!("{p}.registration.entry"),
             "BILL-INVOICE-06",
             "supplier registration entry is required when registration is present",
         );
         c.check(
             present(reg.get("office")),
-            &format!("{p}.registration.office"),
+            format_args!("{p}.registration.office"),
             "BILL-INVOICE-07",
             "supplier registration office is required when registration is present",
         );
     }
     if walk::is_italian(s) {
-        for (tp, tel) in entries(s, "telephones", p) {
+        entries(s, "telephones", &p, |tp, tel| {
             let n = text(tel, "num").len();
             c.check(
                 n == 0 || (5..=12).contains(&n),
-                &format!("{tp}.num"),
+                format_args!("{tp}.num"),
                 "BILL-INVOICE-08",
                 "Italian telephone number length must be between 5 and 12",
             );
-        }
+        });
     }
 }
 
@@ -137,19 +137,19 @@ fn customer(c: &mut Rules, doc: &Doc) {
     let tax_code = tax_id.map(|t| text(t, "code")).unwrap_or("");
     c.check(
         latin1(name),
-        &format!("{p}.name"),
+        format_args!("{p}.name"),
         "BILL-INVOICE-10",
         "customer name must use Latin-1 characters",
     );
     c.check(
         tax_id.is_some(),
-        &format!("{p}.tax_id"),
+        format_args!("{p}.tax_id"),
         "BILL-INVOICE-11",
         "customer tax ID is required",
     );
     c.check(
         present(cus.get("addresses")),
-        &format!("{p}.addresses"),
+        format_args!("{p}.addresses"),
         "BILL-INVOICE-12",
         "customer addresses are required",
     );
@@ -179,7 +179,7 @@ fn customer(c: &mut Rules, doc: &Doc) {
     if !has_fiscal_code && tax_id.is_some() {
         c.check(
             !tax_code.is_empty(),
-            &format!("{p}.tax_id.code"),
+            format_args!("{p}.tax_id.code"),
             "BILL-INVOICE-15",
             "customer tax ID code is required for Italian parties without fiscal code",
         );
@@ -187,7 +187,7 @@ fn customer(c: &mut Rules, doc: &Doc) {
     if tax_code.is_empty() {
         c.check(
             has_fiscal_code,
-            &format!("{p}.identities"),
+            format_args!("{p}.identities"),
             "BILL-INVOICE-16",
             "customer requires identity with key 'it-fiscal-code'",
         );
@@ -195,22 +195,22 @@ fn customer(c: &mut Rules, doc: &Doc) {
 }
 
 fn lines(c: &mut Rules, doc: &Doc) {
-    for (lp, line) in entries(doc, "lines", "doc") {
+    entries(doc, "lines", &Path::Root("doc"), |lp, line| {
         c.check(
             walk::has_category(line, "VAT"),
-            &lp,
+            lp,
             "BILL-INVOICE-17",
             "line must have VAT tax category",
         );
         if let Some(item) = object(line, "item") {
             c.check(
                 latin1(text(item, "name")),
-                &format!("{lp}.item.name"),
+                format_args!("{lp}.item.name"),
                 "BILL-INVOICE-18",
                 "item name must use Latin-1 characters",
             );
         }
-    }
+    });
 }
 
 /// Despatch documents belong to deferred invoices only, and need their issue date.
@@ -218,51 +218,51 @@ fn ordering(c: &mut Rules, doc: &Doc) {
     let Some(ordering) = object(doc, "ordering") else {
         return;
     };
-    let p = "doc.ordering";
+    let p = Path::Root("doc.ordering");
     if !walk::has_tag(doc, "deferred") {
         c.check(
             !present(ordering.get("despatch")),
-            &format!("{p}.despatch"),
+            format_args!("{p}.despatch"),
             "BILL-INVOICE-20",
             "despatch can only be set when invoice has deferred tag",
         );
         return;
     }
-    for (dp, d) in entries(ordering, "despatch", p) {
+    entries(ordering, "despatch", &p, |dp, d| {
         c.check(
             present(d.get("issue_date")),
-            &format!("{dp}.issue_date"),
+            format_args!("{dp}.issue_date"),
             "BILL-INVOICE-19",
             "despatch issue date is required",
         );
-    }
+    });
 }
 
 /// A fund contribution (cassa previdenziale) charge needs its percentage, fund type and VAT.
 fn charges(c: &mut Rules, doc: &Doc) {
-    for (cp, ch) in entries(doc, "charges", "doc") {
+    entries(doc, "charges", &Path::Root("doc"), |cp, ch| {
         if !text(ch, "key").split('+').any(|k| k == "fund-contribution") {
-            continue;
+            return;
         }
         c.check(
             present(ch.get("percent")),
-            &format!("{cp}.percent"),
+            format_args!("{cp}.percent"),
             "BILL-CHARGE-01",
             "fund contribution charge requires a percentage",
         );
         c.check(
             has_ext(ch, FUND_TYPE),
-            &format!("{cp}.ext"),
+            format_args!("{cp}.ext"),
             "BILL-CHARGE-02",
             "fund contribution charge requires 'it-sdi-fund-type' extension",
         );
         c.check(
             walk::has_category(ch, "VAT"),
-            &format!("{cp}.taxes"),
+            format_args!("{cp}.taxes"),
             "BILL-CHARGE-03",
             "fund contribution charge must have VAT tax category",
         );
-    }
+    });
 }
 
 /// VAT without a percent needs its exemption nature; retained taxes their withholding type.
@@ -272,7 +272,7 @@ fn combos(c: &mut Rules, doc: &Doc) {
         if cat == "VAT" && !present(combo.get("percent")) {
             c.check(
                 has_ext(combo, EXEMPT),
-                &format!("{p}.ext"),
+                format_args!("{p}.ext"),
                 "TAX-COMBO-01",
                 "VAT tax combo without percent requires 'it-sdi-exempt' extension",
             );
@@ -280,7 +280,7 @@ fn combos(c: &mut Rules, doc: &Doc) {
         if RETAINED_CATEGORIES.contains(&cat) {
             c.check(
                 has_ext(combo, RETAINED),
-                &format!("{p}.ext"),
+                format_args!("{p}.ext"),
                 "TAX-COMBO-02",
                 "retained tax combo requires 'it-sdi-retained' extension",
             );
@@ -290,18 +290,16 @@ fn combos(c: &mut Rules, doc: &Doc) {
 
 /// Every postal address of the document.
 fn addresses(c: &mut Rules, doc: &Doc) {
-    walk::objects(doc, "doc", &mut |path, o| {
-        for (ap, a) in entries(o, "addresses", path) {
-            address(c, &ap, a);
-        }
+    walk::objects(doc, &Path::Root("doc"), &mut |path, o| {
+        entries(o, "addresses", path, |ap, a| address(c, ap, a));
         if let Some(branch) = object(o, "branch") {
-            address(c, &format!("{path}.branch"), branch);
+            address(c, &path.member("branch"), branch);
         }
     });
 }
 
-fn address(c: &mut Rules, p: &str, a: &Obj) {
-    let field = |k: &str| format!("{p}.{k}");
+fn address(c: &mut Rules, p: &Path, a: &Obj) {
+    let field = |k| p.member(k);
     c.check(
         present(a.get("street")) || present(a.get("po_box")),
         p,
@@ -310,32 +308,32 @@ fn address(c: &mut Rules, p: &str, a: &Obj) {
     );
     c.check(
         latin1(text(a, "street")),
-        &field("street"),
+        field("street"),
         "ORG-ADDRESS-02",
         "address street must use Latin-1 characters",
     );
     c.check(
         latin1(text(a, "po_box")),
-        &field("po_box"),
+        field("po_box"),
         "ORG-ADDRESS-03",
         "address post office box must use Latin-1 characters",
     );
     c.check(
         present(a.get("country")),
-        &field("country"),
+        field("country"),
         "ORG-ADDRESS-04",
         "address country is required",
     );
     let locality = text(a, "locality");
     c.check(
         !locality.is_empty(),
-        &field("locality"),
+        field("locality"),
         "ORG-ADDRESS-05",
         "address locality is required",
     );
     c.check(
         latin1(locality),
-        &field("locality"),
+        field("locality"),
         "ORG-ADDRESS-06",
         "address locality must use Latin-1 characters",
     );
@@ -343,13 +341,13 @@ fn address(c: &mut Rules, p: &str, a: &Obj) {
         let code = text(a, "code");
         c.check(
             !code.is_empty(),
-            &field("code"),
+            field("code"),
             "ORG-ADDRESS-07",
             "Italian address code is required",
         );
         c.check(
             code.is_empty() || (code.len() == 5 && code.bytes().all(|b| b.is_ascii_digit())),
-            &field("code"),
+            field("code"),
             "ORG-ADDRESS-08",
             "Italian address code must be 5 digits",
         );
@@ -369,12 +367,12 @@ fn payment(c: &mut Rules, doc: &Doc) {
             "payment instructions require 'it-sdi-payment-means' extension",
         );
     }
-    for (ap, adv) in entries(pay, "advances", "doc.payment") {
+    entries(pay, "advances", &Path::Root("doc.payment"), |ap, adv| {
         c.check(
             has_ext(adv, PAYMENT_MEANS),
-            &format!("{ap}.ext"),
+            format_args!("{ap}.ext"),
             "PAY-RECORD-01",
             "payment advance requires 'it-sdi-payment-means' extension",
         );
-    }
+    });
 }

@@ -1,11 +1,16 @@
 //! What Italy's regime and add-ons share: walks over the parts of an invoice they normalise
 //! and check (its tax combos, every object of the document tree, with their fault paths),
 //! small readers and writers of members and extensions, and a writer of rule faults.
+//! Paths are [`Path`]s, written out only for a fault: a walk over every object of a
+//! document would otherwise format a string per node on every build.
+
+use std::fmt::Display;
 
 use serde_json::Value;
 
 use crate::bill::val::Obj;
 use crate::fault::Fault;
+pub(crate) use crate::fault::Path;
 
 /// Faults under one family of the reference's rule ids (`GOBL-IT-SDI`, …).
 pub(crate) struct Rules<'f> {
@@ -17,10 +22,11 @@ pub(crate) struct Rules<'f> {
 
 impl Rules<'_> {
     /// Adds the fault of rule `id` at `path` unless `ok`.
-    pub fn check(&mut self, ok: bool, path: &str, id: &str, message: &str) {
+    pub fn check(&mut self, ok: bool, path: impl Display, id: &str, message: &str) {
         if !ok {
             let code = format!("{}-{id}", self.family);
-            self.faults.push(Fault::at(path, &code, message));
+            self.faults
+                .push(Fault::at(path.to_string(), &code, message));
         }
     }
 }
@@ -61,16 +67,12 @@ pub(crate) fn combos_mut(doc: &mut Obj, mut f: impl FnMut(&mut Obj)) {
 }
 
 /// Every tax combo of the invoice's lines, charges and discounts, with its path.
-pub(crate) fn combos(doc: &Obj, mut f: impl FnMut(&str, &Obj)) {
+pub(crate) fn combos(doc: &Obj, mut f: impl FnMut(&Path, &Obj)) {
+    let root = Path::Root("doc");
     for holder in COMBO_HOLDERS {
-        for (i, entry) in array(doc, holder).iter().enumerate() {
-            let Some(o) = entry.as_object() else { continue };
-            for (j, combo) in array(o, "taxes").iter().enumerate() {
-                if let Some(c) = combo.as_object() {
-                    f(&format!("doc.{holder}[{i}].taxes[{j}]"), c);
-                }
-            }
-        }
+        entries(doc, holder, &root, |entry, o| {
+            entries(o, "taxes", entry, &mut f);
+        });
     }
 }
 
@@ -92,19 +94,21 @@ fn values_mut(v: &mut Value, f: &mut impl FnMut(&mut Obj)) {
 }
 
 /// `o` at `path` and every object under it, parents first, with their paths.
-pub(crate) fn objects(o: &Obj, path: &str, f: &mut impl FnMut(&str, &Obj)) {
+pub(crate) fn objects(o: &Obj, path: &Path, f: &mut impl FnMut(&Path, &Obj)) {
     f(path, o);
     for (k, child) in o {
-        values(child, &format!("{path}.{k}"), f);
+        values(child, &path.member(k), f);
     }
 }
 
-fn values(v: &Value, path: &str, f: &mut impl FnMut(&str, &Obj)) {
+fn values(v: &Value, path: &Path, f: &mut impl FnMut(&Path, &Obj)) {
     match v {
         Value::Object(o) => objects(o, path, f),
         Value::Array(a) => {
             for (i, child) in a.iter().enumerate() {
-                values(child, &format!("{path}[{i}]"), f);
+                if matches!(child, Value::Object(_) | Value::Array(_)) {
+                    values(child, &path.item(i), f);
+                }
             }
         }
         _ => {}
@@ -112,12 +116,13 @@ fn values(v: &Value, path: &str, f: &mut impl FnMut(&str, &Obj)) {
 }
 
 /// Every object in the array member `k` of `o`, with its path under `path`.
-pub(crate) fn entries<'a>(o: &'a Obj, k: &str, path: &str) -> Vec<(String, &'a Obj)> {
-    array(o, k)
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| Some((format!("{path}.{k}[{i}]"), v.as_object()?)))
-        .collect()
+pub(crate) fn entries(o: &Obj, k: &str, path: &Path, mut f: impl FnMut(&Path, &Obj)) {
+    let list = path.member(k);
+    for (i, v) in array(o, k).iter().enumerate() {
+        if let Some(x) = v.as_object() {
+            f(&list.item(i), x);
+        }
+    }
 }
 
 /// The array member `k` of `o` (empty when absent).
