@@ -27,7 +27,7 @@ What it does:
 Needs Python 3 (standard library only), bash, curl 7.76 or later, jq, and a built binary: it
 builds nothing. Run from anywhere:
 
-    python3 .ci/readme_tour.py [--folio PATH] [--readme PATH] [--timeout SECONDS] [--keep]
+    python3 .ci/readme_tour.py [--folio PATH] [--readme PATH] [--timeout SECONDS] [--show] [--keep]
 """
 
 import argparse
@@ -125,6 +125,8 @@ def main():
     parser.add_argument("--readme", default=str(ROOT / "README.md"))
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds the whole tour may take (default 600)")
+    parser.add_argument("--show", action="store_true",
+                        help="print every block's output, also when all pass")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary folder (data, working folder, logs)")
     args = parser.parse_args()
@@ -187,6 +189,10 @@ def main():
                 outputs[current] = []
             elif current is not None:
                 outputs[current].append(line)
+        if args.show:
+            for index, block in enumerate(run):
+                print(f"== {readme.name}:{block.line}")
+                print("\n".join(outputs.get(str(index), [])).strip("\n"))
         if "done" in outputs and status == 0:
             elapsed = time.monotonic() - started
             print(f"README tour: {len(run)} blocks ran, {len(blocks) - len(run)} skipped, "
