@@ -35,7 +35,7 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     }
     inv.notes = notes(doc);
     inv.preceding_invoices = preceding(doc);
-    inv.seller = party::write(doc.get("supplier").unwrap_or(&Value::Null));
+    party::seller(doc, &mut inv);
     inv.buyer = party::write(doc.get("customer").unwrap_or(&Value::Null));
     inv.payee = doc
         .get("payment")
@@ -48,6 +48,17 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     inv.charges = taxes::allowances_charges(doc, "charges");
     inv.lines = lines::write(doc);
     inv.vat_breakdown = taxes::breakdown(doc);
+    if ctx.rules == crate::context::RuleSet::XRechnung {
+        // "not subject to VAT" states no rate (BR-O-05), but XRechnung wants one on every
+        // breakdown (BR-DE-14): 0, as KoSIT's own business cases state it
+        for b in inv
+            .vat_breakdown
+            .iter_mut()
+            .filter(|b| b.category.as_str() == "O")
+        {
+            b.rate = Some(en16931::Percentage::ZERO);
+        }
+    }
     inv.totals = taxes::totals(doc);
     if prices_include_vat(doc) {
         taxes::exclude_included_vat(&mut inv);

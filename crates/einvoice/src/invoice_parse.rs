@@ -10,20 +10,33 @@ use serde_json::{Map, Value, json};
 use crate::party_parse::{self, put, put_list};
 use crate::{Finding, Severity, lines_parse, payment_parse};
 
-/// The GOBL invoice document (not yet built) and the notes of what did not map.
-pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
+/// The GOBL invoice document (not yet built) and the notes of what did not map; a finding
+/// when a figure cannot be carried exactly.
+pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Result<Value, Finding> {
     let type_code = inv.type_code.as_ref().map(|c| c.as_str()).unwrap_or("380");
     let mut doc = header(inv, type_code);
     preceding(inv, &mut doc);
-    doc.insert("supplier".into(), party_parse::read(&inv.seller));
+    // With a tax representative (BG-11), GOBL's supplier is the representative and the
+    // seller (BG-4) is `ordering.seller`, as the reference converters read and write it.
+    let seller = party_parse::read(&inv.seller);
+    let supplier = match &inv.tax_representative {
+        Some(rep) => party_parse::tax_representative(rep),
+        None => seller.clone(),
+    };
+    doc.insert("supplier".into(), supplier);
     doc.insert("customer".into(), party_parse::read(&inv.buyer));
     doc.insert(
         "lines".into(),
-        Value::Array(lines_parse::read(&inv.lines, notes)),
+        Value::Array(lines_parse::read(&inv.lines, notes)?),
     );
     adjustments(inv, &mut doc);
     exemptions(inv, &mut doc);
-    if let Some(o) = ordering(inv) {
+    let mut ordering = ordering(inv);
+    if inv.tax_representative.is_some() {
+        let o = ordering.get_or_insert_with(|| json!({}));
+        o["seller"] = seller;
+    }
+    if let Some(o) = ordering {
         doc.insert("ordering".into(), o);
     }
     if let Some(p) = payment_parse::read(inv) {
@@ -37,25 +50,21 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         doc.insert("totals".into(), json!({"rounding": r.to_string()}));
     }
     unmapped(inv, notes);
-    Value::Object(doc)
+    Ok(Value::Object(doc))
 }
 
 /// The document's head: schema, regime (the seller's country), add-on, type, number, dates,
 /// currency and the tax block that keeps the document type code.
 fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
-    let seller_country = inv
-        .seller
-        .vat_identifier
-        .as_deref()
+    // the supplier's country: the tax representative's when there is one
+    let (vat, address) = match &inv.tax_representative {
+        Some(t) => (t.vat_identifier.as_deref(), &t.address),
+        None => (inv.seller.vat_identifier.as_deref(), &inv.seller.address),
+    };
+    let seller_country = vat
         .and_then(party_parse::tax_id)
         .and_then(|t| t["country"].as_str().map(str::to_owned))
-        .or_else(|| {
-            inv.seller
-                .address
-                .country
-                .as_ref()
-                .map(|c| c.as_str().to_owned())
-        });
+        .or_else(|| address.country.as_ref().map(|c| c.as_str().to_owned()));
     let mut doc = Map::new();
     doc.insert(
         "$schema".into(),
@@ -124,7 +133,7 @@ fn adjustments(inv: &Invoice, doc: &mut Map<String, Value>) {
     );
 }
 
-/// BG-1: the invoice notes, before the legal notes the exemptions wrote.
+/// BG-1: the invoice notes.
 fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
     if !inv.notes.is_empty() {
         let list: Vec<Value> = inv
@@ -139,11 +148,7 @@ fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
                 Some(note)
             })
             .collect();
-        let mut all = list;
-        if let Some(Value::Array(legal)) = doc.remove("notes") {
-            all.extend(legal);
-        }
-        doc.insert("notes".into(), Value::Array(all));
+        put_list(doc, "notes", list);
     }
 }
 
@@ -232,9 +237,6 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
     if !inv.attachments.is_empty() {
         note("BG-24", "additional supporting documents");
     }
-    if inv.tax_representative.is_some() {
-        note("BG-11", "the seller's tax representative");
-    }
     if inv.object_identifier.is_some() {
         note("BT-18", "the invoiced object identifier");
     }
@@ -263,9 +265,10 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
 }
 
 /// BT-121 becomes the add-on's `cef-vatex` on every VAT combo of that category (lines,
-/// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a legal note.
+/// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a VAT note of the
+/// document's tax (`tax.notes`), one per category, where GOBL keeps exemption reasons.
 fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
-    let mut legal = Vec::new();
+    let mut reasons: Vec<Value> = Vec::new();
     for b in &inv.vat_breakdown {
         if let Some(code) = &b.exemption_reason_code {
             for member in ["lines", "discounts", "charges"] {
@@ -282,14 +285,25 @@ fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
                 }
             }
         }
-        if let Some(reason) = b.exemption_reason.as_deref() {
-            legal.push(json!({"key": "legal", "src": b.category.as_str(), "text": reason}));
+        if let Some(reason) = b.exemption_reason.as_deref().map(str::trim)
+            && !reason.is_empty()
+        {
+            let category = b.category.as_str();
+            let known = reasons
+                .iter()
+                .any(|n| n["ext"]["untdid-tax-category"] == category);
+            if !known {
+                reasons.push(json!({
+                    "cat": "VAT",
+                    "text": reason,
+                    "ext": {"untdid-tax-category": category}
+                }));
+            }
         }
     }
-    if !legal.is_empty() {
-        let notes = doc.entry("notes").or_insert_with(|| json!([]));
-        if let Some(list) = notes.as_array_mut() {
-            list.extend(legal);
-        }
+    if !reasons.is_empty()
+        && let Some(tax) = doc.get_mut("tax").and_then(Value::as_object_mut)
+    {
+        tax.insert("notes".into(), Value::Array(reasons));
     }
 }

@@ -48,6 +48,19 @@ pub(crate) fn read(p: &Party) -> Value {
     Value::Object(out)
 }
 
+/// The seller's tax representative (BG-11) as a GOBL party: name, address, VAT identifier.
+pub(crate) fn tax_representative(t: &en16931::invoice::TaxRepresentative) -> Value {
+    let mut out = Map::new();
+    put(&mut out, "name", t.name.as_deref());
+    if let Some(tax_id) = t.vat_identifier.as_deref().and_then(tax_id) {
+        out.insert("tax_id".into(), tax_id);
+    }
+    if let Some(a) = address(&t.address) {
+        out.insert("addresses".into(), json!([a]));
+    }
+    Value::Object(out)
+}
+
 /// `{"country": "DE", "code": "111111125"}` from `DE111111125`; `EL` is Greece.
 pub(crate) fn tax_id(vat: &str) -> Option<Value> {
     let vat = vat.trim();

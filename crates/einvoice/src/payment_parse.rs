@@ -12,6 +12,13 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
     let mut out = Map::new();
     let mut terms = Map::new();
     put(&mut terms, "notes", inv.payment_terms.as_deref());
+    // XRechnung's structured terms (`#SKONTO#TAGE=7#PROZENT=2.00#`) end every line with a
+    // line feed, the last one included (BR-DE-18): keep it
+    if let Some(Value::String(t)) = terms.get_mut("notes")
+        && t.contains("#SKONTO#")
+    {
+        t.push('\n');
+    }
     if let Some(due) = inv.due_date {
         terms.insert(
             "due_dates".into(),
