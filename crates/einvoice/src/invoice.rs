@@ -42,7 +42,12 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
         .and_then(|p| p.get("payee"))
         .map(party::payee);
     inv.delivery = delivery(doc);
-    inv.invoicing_period = period(doc.get("delivery").and_then(|d| d.get("period")));
+    // BG-14: `ordering.period` (where the reader puts it), else the delivery's period
+    inv.invoicing_period = period(
+        doc.get("ordering")
+            .and_then(|o| o.get("period"))
+            .or_else(|| doc.get("delivery").and_then(|d| d.get("period"))),
+    );
     inv.payment = payment::instructions(doc);
     inv.allowances = taxes::allowances_charges(doc, "discounts");
     inv.charges = taxes::allowances_charges(doc, "charges");
@@ -167,14 +172,21 @@ fn preceding(doc: &Value) -> Vec<PrecedingInvoice> {
 fn delivery(doc: &Value) -> Option<Delivery> {
     let d = doc.get("delivery")?;
     let receiver = d.get("receiver");
+    let location = list(d, "identities").first().and_then(|id| {
+        let code = string(id, "code")?;
+        Some(match ext(id, "iso-scheme-id") {
+            Some(s) => en16931::Identifier::schemed(code, s),
+            None => en16931::Identifier::new(code),
+        })
+    });
     let out = Delivery {
+        location,
         party_name: receiver.and_then(|r| string(r, "name")),
         date: date(d, "date"),
         address: receiver
             .and_then(|r| r.get("addresses"))
             .and_then(|a| a.get(0))
             .map(|a| party::address(Some(a))),
-        ..Delivery::default()
     };
     (out != Delivery::default()).then_some(out)
 }

@@ -75,6 +75,17 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     }
     doc.insert("$addons".into(), json!(["eu-en16931-v2017"]));
     doc.insert("type".into(), json!(gobl_type(type_code)));
+    // the add-on's scenarios set the document type from the GOBL type and these tags
+    let tag = match type_code {
+        "326" => Some("partial"),
+        "389" | "261" => Some("self-billed"),
+        "386" => Some("prepayment"),
+        "393" | "396" => Some("factoring"),
+        _ => None,
+    };
+    if let Some(tag) = tag {
+        doc.insert("$tags".into(), json!([tag]));
+    }
     put(&mut doc, "code", inv.number.as_deref());
     if let Some(d) = inv.issue_date {
         doc.insert("issue_date".into(), json!(d.to_string()));
@@ -167,11 +178,31 @@ fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
     out.insert("amount".into(), json!(a.amount.to_string()));
+    // BT-94 / BT-93 (BT-101 / BT-100): GOBL calculates the amount from them, so they are
+    // carried only when they give the document's amount
+    if let (Some(pct), Some(base)) = (a.percentage, a.base_amount)
+        && percent_gives_amount(a)
+    {
+        out.insert("percent".into(), json!(format!("{}%", pct.normalized())));
+        out.insert("base".into(), json!(base.to_string()));
+    }
     out.insert("taxes".into(), json!([lines_parse::vat_combo(&a.vat)]));
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }
     Value::Object(out)
+}
+
+/// Whether an allowance's or charge's percentage of its base gives its amount, as GOBL
+/// calculates it.
+fn percent_gives_amount(a: &DocumentAllowanceCharge) -> bool {
+    let (Some(pct), Some(base)) = (a.percentage, a.base_amount) else {
+        return false;
+    };
+    base.into_decimal()
+        .checked_mul(pct.as_fraction())
+        .map(|c| c.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero))
+        == Some(a.amount.into_decimal())
 }
 
 /// BT-10 … BT-19 as GOBL `ordering`.
@@ -213,6 +244,13 @@ fn delivery(inv: &Invoice) -> Option<Value> {
     if let Some(date) = d.date {
         out.insert("date".into(), json!(date.to_string()));
     }
+    if let Some(id) = &d.location {
+        let mut identity = json!({"code": id.content()});
+        if let Some(s) = id.scheme() {
+            identity["ext"] = json!({"iso-scheme-id": s});
+        }
+        out.insert("identities".into(), json!([identity]));
+    }
     let mut receiver = Map::new();
     put(&mut receiver, "name", d.party_name.as_deref());
     if let Some(a) = d.address.as_ref().and_then(party_parse::address) {
@@ -240,8 +278,58 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
     if inv.object_identifier.is_some() {
         note("BT-18", "the invoiced object identifier");
     }
-    if inv.vat_accounting_currency.is_some() {
-        note("BT-6", "the VAT accounting currency");
+    if inv.vat_accounting_currency.is_some() || inv.totals.vat_total_accounting.is_some() {
+        note(
+            "BT-6, BT-111",
+            "the VAT accounting currency and the VAT total in it",
+        );
+    }
+    if inv.seller.additional_legal_information.is_some() {
+        note("BT-33", "the seller's additional legal information");
+    }
+    if inv.lines.iter().any(|l| l.object_identifier.is_some()) {
+        note("BT-128", "line object identifiers");
+    }
+    if inv.lines.iter().any(|l| l.item.buyer_identifier.is_some()) {
+        note("BT-156", "the buyer's item identifiers");
+    }
+    if inv
+        .lines
+        .iter()
+        .any(|l| l.price.gross_price.is_some() || l.price.price_discount.is_some())
+    {
+        note(
+            "BT-147, BT-148",
+            "the item gross price and price discount (the net price is kept)",
+        );
+    }
+    let unrestated = |a: &&DocumentAllowanceCharge| {
+        a.percentage.is_some() && a.base_amount.is_some() && !percent_gives_amount(a)
+    };
+    if inv
+        .allowances
+        .iter()
+        .chain(&inv.charges)
+        .any(|a| unrestated(&a))
+    {
+        note(
+            "BG-20, BG-21 (BT-93, BT-94, BT-100, BT-101)",
+            "the percentage and base of an allowance or charge whose stated amount they do not \
+             give (the amount is kept)",
+        );
+    }
+    let card = inv.payment.as_ref().and_then(|p| match &p.means {
+        Some(en16931::invoice::PaymentMeans::Card(c)) => c.primary_account_number.as_deref(),
+        _ => None,
+    });
+    if card.is_some_and(|n| n.trim_start_matches('*').len() > 4) {
+        note(
+            "BG-18/BT-87",
+            "the card number beyond its last four digits (GOBL keeps those)",
+        );
+    }
+    if inv.lines.iter().any(|l| l.accounting_reference.is_some()) {
+        note("BT-133", "line buyer accounting references");
     }
     if inv.vat_point_date_code.is_some() {
         note("BT-8", "the VAT point date code");

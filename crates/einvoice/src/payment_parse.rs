@@ -40,6 +40,14 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
     if let Some(payee) = &inv.payee {
         let mut p = Map::new();
         put(&mut p, "name", payee.name.as_deref());
+        let mut identities = Vec::new();
+        if let Some(legal) = &payee.legal_registration {
+            let mut id = crate::party_parse::identity(legal);
+            id["scope"] = json!("legal");
+            identities.push(id);
+        }
+        identities.extend(payee.identifier.iter().map(crate::party_parse::identity));
+        crate::party_parse::put_list(&mut p, "identities", identities);
         out.insert("payee".into(), Value::Object(p));
     }
     (!out.is_empty()).then_some(Value::Object(out))
