@@ -71,6 +71,7 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
         if exact > padded.scale() {
             padded.rescale(exact);
         }
+        // `rescale` rounds when the mantissa cannot take the decimals: then it is not exact
         if padded == price && total(padded)? == net {
             price = padded;
             computed = net;

@@ -297,9 +297,22 @@ fn line_allowances_and_charges_keep_the_stated_line_total() {
     let mut c = Line::new("3", "250.00", "S", Some("7"));
     c.base_qty = Some("10".into());
     c.allowances = vec!["2.00".into()];
-    let doc = Doc::new(vec![a, b, c]);
+    // a line whose own figures do not multiply out: its stated net amount is kept, the
+    // price restated, and a note says so
+    let mut e = Line::new("2700", "0.60", "S", Some("19"));
+    e.allowances = vec!["532.27".into()];
+    e.charges = vec!["21.87".into()];
+    e.net = Some("1614.87".into());
+    let doc = Doc::new(vec![a, b, c, e]);
     for xml in [doc.ubl(), doc.cii()] {
         let got = import(xml.as_bytes()).unwrap();
+        let restated: Vec<_> = got
+            .notes
+            .iter()
+            .filter(|n| n.rule == "folio-restated")
+            .map(|n| n.path.as_str())
+            .collect();
+        assert_eq!(restated, ["BG-25[4]/BT-146"]);
         let t = totals(&got.envelope);
         assert_eq!(d(&t["sum"]), doc.line_total(), "BT-106 {t}");
         assert_eq!(d(&t["total_with_tax"]), doc.gross(), "BT-112 {t}");
