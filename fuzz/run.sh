@@ -2,6 +2,7 @@
 # Builds the fuzz targets once, then runs each for a fixed time, one after another.
 # Usage: fuzz/run.sh <seconds-per-target> [target...]   (default: all targets)
 # Env: FUZZ_SANITIZER (address|none, default address), GOBL_EXAMPLES (seed source),
+#      EINVOICE_FIXTURES (seeds of the ubl and cii targets),
 #      CARGO_TARGET_DIR (default /var/tmp/folio-fuzz-target).
 set -euo pipefail
 
@@ -9,8 +10,9 @@ secs=${1:?usage: fuzz/run.sh <seconds-per-target> [target...]}
 shift
 fuzz=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json envelope canonical taxid)
+[ ${#targets[@]} -gt 0 ] || targets=(json envelope canonical taxid ubl cii)
 examples=${GOBL_EXAMPLES:-$fuzz/../../shared/gobl}
+fixtures=${EINVOICE_FIXTURES:-$fuzz/../../shared/einvoice/fixtures}
 
 # cargo-fuzz passes -Z flags; this lets the stable toolchain accept them.
 export RUSTC_BOOTSTRAP=1
@@ -25,6 +27,19 @@ triple=$(rustc -vV | sed -n 's/^host: //p')
 seed() {
     local dir=$fuzz/corpus/$1
     mkdir -p "$dir"
+    case $1 in
+    ubl | cii)
+        # Every XML fixture of that syntax (by its root element), named by path.
+        [ -d "$fixtures" ] || { echo "no seed fixtures at $fixtures" >&2; return; }
+        local root=CrossIndustryInvoice
+        [ "$1" = cii ] || root='(Invoice|CreditNote)'
+        (cd "$fixtures" && find . -name '*.xml' -size -256k) | while read -r f; do
+            if head -c 2048 "$fixtures/$f" | grep -qE "<([A-Za-z0-9]+:)?$root[ >]"; then
+                cp "$fixtures/$f" "$dir/seed${f//\//_}"
+            fi
+        done
+        return ;;
+    esac
     [ -d "$examples" ] || { echo "no seed examples at $examples" >&2; return; }
     case $1 in
     json | envelope | canonical)
@@ -48,6 +63,8 @@ for t in "${targets[@]}"; do
     extra=()
     case $t in
     taxid) extra=(-max_len=64) ;;
+    # -rss_limit_mb: a reader that allocates without bound fails the run
+    ubl | cii) extra=(-dict="$fuzz/xml.dict" -max_len=262144 -rss_limit_mb=2048) ;;
     *) extra=(-dict="$fuzz/json.dict") ;;
     esac
     log=$fuzz/artifacts/$t/last-run.log

@@ -36,8 +36,8 @@ impl Generated {
 /// even when it does not pass the rules: `findings` says why, and callers decide.
 pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
     let ctx = format.context();
-    let model = model(input, ctx)?;
-    let mut findings = check(&model, ctx.rules);
+    let (model, mut findings) = model_with_notes(input, ctx)?;
+    findings.extend(check(&model, ctx.rules));
     let syntax = match ctx.syntax {
         Syntax::Ubl => en16931_formats::Syntax::Ubl,
         Syntax::Cii => en16931_formats::Syntax::Cii,
@@ -48,16 +48,55 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
             findings: u.entries.iter().map(entry_finding).collect(),
         })?;
     findings.extend(written.entries.iter().map(entry_finding));
+    let xml = match ctx.syntax {
+        Syntax::Ubl => one_means_text(written.xml),
+        Syntax::Cii => written.xml,
+    };
     Ok(Generated {
         format,
-        xml: written.xml,
+        xml,
         findings,
     })
 }
 
+/// UBL repeats `cac:PaymentMeans` for each account (BG-17), and the writer repeats the
+/// payment means text (BT-82) in each; UBL-SR-46 allows it once: the first keeps it.
+fn one_means_text(xml: String) -> String {
+    const TAG: &str = "<cbc:PaymentMeansCode name=\"";
+    let Some(first) = xml.find(TAG) else {
+        return xml;
+    };
+    let keep = first + TAG.len();
+    let mut out = String::with_capacity(xml.len());
+    out.push_str(&xml[..keep]);
+    let mut rest = &xml[keep..];
+    while let Some(at) = rest.find(TAG) {
+        let value_start = at + TAG.len();
+        let Some(close) = rest[value_start..].find('"') else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str("<cbc:PaymentMeansCode");
+        rest = &rest[value_start + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The EN 16931 model of a GOBL envelope or document, built for `ctx` first.
 pub(crate) fn model(input: &Value, ctx: &Context) -> Result<en16931::Invoice, Error> {
-    let envelope = prepare(input, ctx)?;
+    model_with_notes(input, ctx).map(|(m, _)| m)
+}
+
+/// The model and what folio did to write it: what it derived for the profile's rules and
+/// what it could not write.
+pub(crate) fn model_with_notes(
+    input: &Value,
+    ctx: &Context,
+) -> Result<(en16931::Invoice, Vec<Finding>), Error> {
+    let mut notes = Vec::new();
+    let input = derive_delivery_receiver(input, ctx, &mut notes);
+    let envelope = prepare(&input, ctx)?;
     let doc = &envelope["doc"];
     let schema = doc
         .get("$schema")
@@ -66,7 +105,100 @@ pub(crate) fn model(input: &Value, ctx: &Context) -> Result<en16931::Invoice, Er
     if !schema.ends_with("/bill/invoice") {
         return Err(Error::NotInvoice(schema.to_string()));
     }
-    Ok(crate::invoice::write(doc, ctx))
+    let mut inv = crate::invoice::write(doc, ctx);
+    for (member, path) in [("supplier", "BG-4/BT-34"), ("customer", "BG-7/BT-49")] {
+        let party = doc.get(member).unwrap_or(&Value::Null);
+        for (scheme, code) in crate::party::unlisted_schemes(party) {
+            notes.push(Finding {
+                rule: "BR-CL-25".into(),
+                severity: Severity::Warning,
+                path: path.into(),
+                message: format!(
+                    "the {member}'s inbox {code:?} is under scheme {scheme:?}, which is not in \
+                     the CEF EAS code list: not written as its electronic address"
+                ),
+            });
+        }
+    }
+    payment_means_for_german_seller(&mut inv, ctx, &mut notes);
+    Ok((inv, notes))
+}
+
+/// Peppol BIS wants payment instructions from a German seller invoicing a German buyer
+/// (DE-R-001): a document without
+/// any (a credit note, say) states the means as not defined (UNTDID 4461 code `1`).
+fn payment_means_for_german_seller(
+    inv: &mut en16931::Invoice,
+    ctx: &Context,
+    notes: &mut Vec<Finding>,
+) {
+    // the rules apply to German sellers invoicing German buyers
+    let german = [&inv.seller, &inv.buyer].iter().all(|p| {
+        p.address
+            .country
+            .as_ref()
+            .is_some_and(|c| c.as_str() == "DE")
+    });
+    if ctx.rules != RuleSet::Peppol || !german || inv.payment.is_some() {
+        return;
+    }
+    inv.payment = Some(en16931::invoice::PaymentInstructions {
+        means_code: Some(en16931::invoice::Code::new("1")),
+        ..Default::default()
+    });
+    notes.push(Finding {
+        rule: "folio-derived".into(),
+        severity: Severity::Information,
+        path: "BG-16/BT-81".into(),
+        message: "no payment instructions; Peppol requires them of a German seller \
+                  (DE-R-001): payment means written as 1, not defined"
+            .into(),
+    });
+}
+
+/// XRechnung, in GOBL, wants a delivery's receiver (`de-xrechnung-v3`); a received invoice
+/// may state a delivery date alone, the goods going to the buyer. For such a document the
+/// customer (name and address) is written as the receiver, and a note says so.
+fn derive_delivery_receiver<'a>(
+    input: &'a Value,
+    ctx: &Context,
+    notes: &mut Vec<Finding>,
+) -> std::borrow::Cow<'a, Value> {
+    let doc = if gobl::builder::is_envelope(input) {
+        &input["doc"]
+    } else {
+        input
+    };
+    let needs = ctx.addons.contains(&"de-xrechnung-v3")
+        && doc
+            .get("delivery")
+            .is_some_and(|d| d.get("receiver").is_none())
+        && input.get("sigs").is_none_or(Value::is_null);
+    let Some(customer) = doc.get("customer").filter(|_| needs) else {
+        return std::borrow::Cow::Borrowed(input);
+    };
+    let mut receiver = serde_json::Map::new();
+    for key in ["name", "addresses"] {
+        if let Some(v) = customer.get(key) {
+            receiver.insert(key.into(), v.clone());
+        }
+    }
+    let mut out = input.clone();
+    let target = if gobl::builder::is_envelope(input) {
+        &mut out["doc"]
+    } else {
+        &mut out
+    };
+    target["delivery"]["receiver"] = Value::Object(receiver);
+    notes.push(Finding {
+        rule: "folio-derived".into(),
+        severity: Severity::Information,
+        path: "BG-13/BT-70".into(),
+        message: "the delivery names no receiver; XRechnung wants one: the buyer's name and \
+                  address are written as the deliver-to party"
+            .into(),
+    });
+    std::borrow::Cow::Owned(out)
 }
 
 /// The built envelope to convert: a bare document, or an unsigned envelope whose document

@@ -116,11 +116,16 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
             namespace,
         });
     };
+    let (cleaned, foreign) = without_foreign_elements(xml, syntax);
+    let xml = cleaned.as_deref().map(str::as_bytes).unwrap_or(xml);
     let mut read = en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))?;
-    let mut notes: Vec<Finding> = read.entries.iter().map(reader_note).collect();
+    let mut notes: Vec<Finding> = foreign;
+    notes.extend(read.entries.iter().map(reader_note));
+    unreadable_figures(&read.entries)?;
     fill_gaps(&mut read.invoice, xml, &mut notes);
     required(&read.invoice)?;
-    let doc = crate::invoice_parse::read(&read.invoice, &mut notes);
+    let doc = crate::invoice_parse::read(&read.invoice, &mut notes)
+        .map_err(|f| Error::Unreadable(vec![f]))?;
     let envelope = build(doc, &mut notes)?;
     compare_totals(&read.invoice, &envelope, &mut notes);
     Ok(Imported {
@@ -128,6 +133,128 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
         envelope,
         notes,
     })
+}
+
+const UBL_AGGREGATE: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+const UBL_BASIC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+const UBL_EXTENSION: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2";
+const CII_AGGREGATE: &str =
+    "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
+const CII_UNQUALIFIED: &str = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
+const CII_QUALIFIED: &str = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100";
+
+/// Deeper than any invoice nests (quick-xml's namespace scopes overflow at 65,536 levels).
+const MAX_SCAN_DEPTH: usize = 512;
+
+/// The namespaces of a syntax's elements.
+fn namespaces(syntax: Syntax) -> &'static [&'static str] {
+    match syntax {
+        Syntax::Ubl => &[
+            UBL_INVOICE,
+            UBL_CREDIT_NOTE,
+            UBL_AGGREGATE,
+            UBL_BASIC,
+            UBL_EXTENSION,
+        ],
+        Syntax::Cii => &[CII, CII_AGGREGATE, CII_UNQUALIFIED, CII_QUALIFIED],
+    }
+}
+
+/// Elements are read by namespace URI, never by prefix: the syntax reader matches local names,
+/// so an element of another vocabulary (or of none) that happens to share a UBL or CII name
+/// is cut from the document before it is read, and each is reported. UBL extensions
+/// (`ext:UBLExtensions`) are kept whole: what they hold is theirs. `None` when nothing was
+/// cut (or the document is not well-formed, which the reader then reports).
+fn without_foreign_elements(xml: &[u8], syntax: Syntax) -> (Option<String>, Vec<Finding>) {
+    use quick_xml::events::Event;
+    use quick_xml::name::ResolveResult;
+    let Ok(text) = std::str::from_utf8(xml) else {
+        return (None, Vec::new());
+    };
+    let known = namespaces(syntax);
+    let mut reader = quick_xml::NsReader::from_str(text);
+    let mut path: Vec<String> = Vec::new();
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    let mut notes = Vec::new();
+    loop {
+        let before = reader.buffer_position() as usize;
+        let (ns, event) = match reader.read_resolved_event() {
+            Ok(r) => r,
+            Err(_) => return (None, Vec::new()),
+        };
+        let ns = match ns {
+            ResolveResult::Bound(n) => Some(String::from_utf8_lossy(n.as_ref()).into_owned()),
+            _ => None,
+        };
+        match event {
+            // the root, whose namespace decided the syntax
+            Event::Start(e) if path.is_empty() => {
+                path.push(String::from_utf8_lossy(e.local_name().as_ref()).into_owned());
+            }
+            Event::Empty(_) if path.is_empty() => {}
+            Event::Start(e) => {
+                let local = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+                let known_ns = ns.as_deref().filter(|n| known.contains(n));
+                if known_ns.is_some() && known_ns != Some(UBL_EXTENSION) {
+                    path.push(local);
+                    if path.len() > MAX_SCAN_DEPTH {
+                        // no invoice nests this deep; the reader refuses it
+                        return (None, Vec::new());
+                    }
+                    continue;
+                }
+                let name = e.name().as_ref().to_vec();
+                if reader.read_to_end(quick_xml::name::QName(&name)).is_err() {
+                    return (None, Vec::new());
+                }
+                if known_ns.is_none() {
+                    cut.push((before, reader.buffer_position() as usize));
+                    notes.push(foreign_note(&path, &local, ns.as_deref()));
+                }
+            }
+            Event::Empty(e) => {
+                let local = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+                if !ns.as_deref().is_some_and(|n| known.contains(&n)) {
+                    cut.push((before, reader.buffer_position() as usize));
+                    notes.push(foreign_note(&path, &local, ns.as_deref()));
+                }
+            }
+            Event::End(_) => {
+                path.pop();
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if cut.is_empty() {
+        return (None, notes);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in cut {
+        if let (Some(keep), true) = (text.get(at..start), end >= start) {
+            out.push_str(keep);
+            at = end;
+        }
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    (Some(out), notes)
+}
+
+fn foreign_note(path: &[String], local: &str, ns: Option<&str>) -> Finding {
+    let namespace = ns
+        .map(|n| format!("namespace {n}"))
+        .unwrap_or("no namespace".into());
+    Finding {
+        rule: "folio-unmapped".into(),
+        severity: Severity::Information,
+        path: format!("{}/{local}", path.join("/")),
+        message: format!(
+            "element {local} in {namespace} is not an element of the invoice's syntax: not read"
+        ),
+    }
 }
 
 /// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on
@@ -242,6 +369,42 @@ fn compare_totals(inv: &en16931::Invoice, envelope: &Value, notes: &mut Vec<Find
                 message: format!("the document states {theirs}, GOBL calculates {ours}"),
             });
         }
+    }
+}
+
+/// An amount, quantity or percentage the model cannot hold (beyond its range, more decimals
+/// than it keeps) would be read as absent, and the invoice's money with it: such a document
+/// is refused, each figure named, rather than imported with the figure dropped or rounded.
+fn unreadable_figures(entries: &[en16931_formats::report::Entry]) -> Result<(), Error> {
+    let figures: Vec<Finding> = entries
+        .iter()
+        .filter(|e| e.kind == en16931_formats::report::Kind::Malformed)
+        .filter(|e| {
+            let leaf = e.path.rsplit('/').next().unwrap_or("");
+            ["Amount", "Quantity", "Percent"]
+                .iter()
+                .any(|k| leaf.ends_with(k))
+        })
+        .map(|e| Finding {
+            rule: "folio-figure".into(),
+            severity: Severity::Fatal,
+            path: e.term.clone().unwrap_or_else(|| e.path.clone()),
+            message: format!(
+                "{} at {}{}: {}",
+                e.value.as_deref().unwrap_or("the value"),
+                e.path,
+                e.term
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default(),
+                e.message
+            ),
+        })
+        .collect();
+    if figures.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Unreadable(figures))
     }
 }
 

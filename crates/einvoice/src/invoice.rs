@@ -35,19 +35,35 @@ pub(crate) fn write(doc: &Value, ctx: &Context) -> Invoice {
     }
     inv.notes = notes(doc);
     inv.preceding_invoices = preceding(doc);
-    inv.seller = party::write(doc.get("supplier").unwrap_or(&Value::Null));
+    party::seller(doc, &mut inv);
     inv.buyer = party::write(doc.get("customer").unwrap_or(&Value::Null));
     inv.payee = doc
         .get("payment")
         .and_then(|p| p.get("payee"))
         .map(party::payee);
     inv.delivery = delivery(doc);
-    inv.invoicing_period = period(doc.get("delivery").and_then(|d| d.get("period")));
+    // BG-14: `ordering.period` (where the reader puts it), else the delivery's period
+    inv.invoicing_period = period(
+        doc.get("ordering")
+            .and_then(|o| o.get("period"))
+            .or_else(|| doc.get("delivery").and_then(|d| d.get("period"))),
+    );
     inv.payment = payment::instructions(doc);
     inv.allowances = taxes::allowances_charges(doc, "discounts");
     inv.charges = taxes::allowances_charges(doc, "charges");
     inv.lines = lines::write(doc);
     inv.vat_breakdown = taxes::breakdown(doc);
+    if ctx.rules == crate::context::RuleSet::XRechnung {
+        // "not subject to VAT" states no rate (BR-O-05), but XRechnung wants one on every
+        // breakdown (BR-DE-14): 0, as KoSIT's own business cases state it
+        for b in inv
+            .vat_breakdown
+            .iter_mut()
+            .filter(|b| b.category.as_str() == "O")
+        {
+            b.rate = Some(en16931::Percentage::ZERO);
+        }
+    }
     inv.totals = taxes::totals(doc);
     if prices_include_vat(doc) {
         taxes::exclude_included_vat(&mut inv);
@@ -156,14 +172,21 @@ fn preceding(doc: &Value) -> Vec<PrecedingInvoice> {
 fn delivery(doc: &Value) -> Option<Delivery> {
     let d = doc.get("delivery")?;
     let receiver = d.get("receiver");
+    let location = list(d, "identities").first().and_then(|id| {
+        let code = string(id, "code")?;
+        Some(match ext(id, "iso-scheme-id") {
+            Some(s) => en16931::Identifier::schemed(code, s),
+            None => en16931::Identifier::new(code),
+        })
+    });
     let out = Delivery {
+        location,
         party_name: receiver.and_then(|r| string(r, "name")),
         date: date(d, "date"),
         address: receiver
             .and_then(|r| r.get("addresses"))
             .and_then(|a| a.get(0))
             .map(|a| party::address(Some(a))),
-        ..Delivery::default()
     };
     (out != Delivery::default()).then_some(out)
 }

@@ -10,20 +10,33 @@ use serde_json::{Map, Value, json};
 use crate::party_parse::{self, put, put_list};
 use crate::{Finding, Severity, lines_parse, payment_parse};
 
-/// The GOBL invoice document (not yet built) and the notes of what did not map.
-pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
+/// The GOBL invoice document (not yet built) and the notes of what did not map; a finding
+/// when a figure cannot be carried exactly.
+pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Result<Value, Finding> {
     let type_code = inv.type_code.as_ref().map(|c| c.as_str()).unwrap_or("380");
     let mut doc = header(inv, type_code);
     preceding(inv, &mut doc);
-    doc.insert("supplier".into(), party_parse::read(&inv.seller));
+    // With a tax representative (BG-11), GOBL's supplier is the representative and the
+    // seller (BG-4) is `ordering.seller`, as the reference converters read and write it.
+    let seller = party_parse::read(&inv.seller);
+    let supplier = match &inv.tax_representative {
+        Some(rep) => party_parse::tax_representative(rep),
+        None => seller.clone(),
+    };
+    doc.insert("supplier".into(), supplier);
     doc.insert("customer".into(), party_parse::read(&inv.buyer));
     doc.insert(
         "lines".into(),
-        Value::Array(lines_parse::read(&inv.lines, notes)),
+        Value::Array(lines_parse::read(&inv.lines, notes)?),
     );
     adjustments(inv, &mut doc);
     exemptions(inv, &mut doc);
-    if let Some(o) = ordering(inv) {
+    let mut ordering = ordering(inv);
+    if inv.tax_representative.is_some() {
+        let o = ordering.get_or_insert_with(|| json!({}));
+        o["seller"] = seller;
+    }
+    if let Some(o) = ordering {
         doc.insert("ordering".into(), o);
     }
     if let Some(p) = payment_parse::read(inv) {
@@ -37,25 +50,21 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Value {
         doc.insert("totals".into(), json!({"rounding": r.to_string()}));
     }
     unmapped(inv, notes);
-    Value::Object(doc)
+    Ok(Value::Object(doc))
 }
 
 /// The document's head: schema, regime (the seller's country), add-on, type, number, dates,
 /// currency and the tax block that keeps the document type code.
 fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
-    let seller_country = inv
-        .seller
-        .vat_identifier
-        .as_deref()
+    // the supplier's country: the tax representative's when there is one
+    let (vat, address) = match &inv.tax_representative {
+        Some(t) => (t.vat_identifier.as_deref(), &t.address),
+        None => (inv.seller.vat_identifier.as_deref(), &inv.seller.address),
+    };
+    let seller_country = vat
         .and_then(party_parse::tax_id)
         .and_then(|t| t["country"].as_str().map(str::to_owned))
-        .or_else(|| {
-            inv.seller
-                .address
-                .country
-                .as_ref()
-                .map(|c| c.as_str().to_owned())
-        });
+        .or_else(|| address.country.as_ref().map(|c| c.as_str().to_owned()));
     let mut doc = Map::new();
     doc.insert(
         "$schema".into(),
@@ -66,6 +75,17 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     }
     doc.insert("$addons".into(), json!(["eu-en16931-v2017"]));
     doc.insert("type".into(), json!(gobl_type(type_code)));
+    // the add-on's scenarios set the document type from the GOBL type and these tags
+    let tag = match type_code {
+        "326" => Some("partial"),
+        "389" | "261" => Some("self-billed"),
+        "386" => Some("prepayment"),
+        "393" | "396" => Some("factoring"),
+        _ => None,
+    };
+    if let Some(tag) = tag {
+        doc.insert("$tags".into(), json!([tag]));
+    }
     put(&mut doc, "code", inv.number.as_deref());
     if let Some(d) = inv.issue_date {
         doc.insert("issue_date".into(), json!(d.to_string()));
@@ -124,7 +144,7 @@ fn adjustments(inv: &Invoice, doc: &mut Map<String, Value>) {
     );
 }
 
-/// BG-1: the invoice notes, before the legal notes the exemptions wrote.
+/// BG-1: the invoice notes.
 fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
     if !inv.notes.is_empty() {
         let list: Vec<Value> = inv
@@ -139,11 +159,7 @@ fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
                 Some(note)
             })
             .collect();
-        let mut all = list;
-        if let Some(Value::Array(legal)) = doc.remove("notes") {
-            all.extend(legal);
-        }
-        doc.insert("notes".into(), Value::Array(all));
+        put_list(doc, "notes", list);
     }
 }
 
@@ -162,11 +178,31 @@ fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
     out.insert("amount".into(), json!(a.amount.to_string()));
+    // BT-94 / BT-93 (BT-101 / BT-100): GOBL calculates the amount from them, so they are
+    // carried only when they give the document's amount
+    if let (Some(pct), Some(base)) = (a.percentage, a.base_amount)
+        && percent_gives_amount(a)
+    {
+        out.insert("percent".into(), json!(format!("{}%", pct.normalized())));
+        out.insert("base".into(), json!(base.to_string()));
+    }
     out.insert("taxes".into(), json!([lines_parse::vat_combo(&a.vat)]));
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }
     Value::Object(out)
+}
+
+/// Whether an allowance's or charge's percentage of its base gives its amount, as GOBL
+/// calculates it.
+fn percent_gives_amount(a: &DocumentAllowanceCharge) -> bool {
+    let (Some(pct), Some(base)) = (a.percentage, a.base_amount) else {
+        return false;
+    };
+    base.into_decimal()
+        .checked_mul(pct.as_fraction())
+        .map(|c| c.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero))
+        == Some(a.amount.into_decimal())
 }
 
 /// BT-10 … BT-19 as GOBL `ordering`.
@@ -208,6 +244,13 @@ fn delivery(inv: &Invoice) -> Option<Value> {
     if let Some(date) = d.date {
         out.insert("date".into(), json!(date.to_string()));
     }
+    if let Some(id) = &d.location {
+        let mut identity = json!({"code": id.content()});
+        if let Some(s) = id.scheme() {
+            identity["ext"] = json!({"iso-scheme-id": s});
+        }
+        out.insert("identities".into(), json!([identity]));
+    }
     let mut receiver = Map::new();
     put(&mut receiver, "name", d.party_name.as_deref());
     if let Some(a) = d.address.as_ref().and_then(party_parse::address) {
@@ -232,14 +275,61 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
     if !inv.attachments.is_empty() {
         note("BG-24", "additional supporting documents");
     }
-    if inv.tax_representative.is_some() {
-        note("BG-11", "the seller's tax representative");
-    }
     if inv.object_identifier.is_some() {
         note("BT-18", "the invoiced object identifier");
     }
-    if inv.vat_accounting_currency.is_some() {
-        note("BT-6", "the VAT accounting currency");
+    if inv.vat_accounting_currency.is_some() || inv.totals.vat_total_accounting.is_some() {
+        note(
+            "BT-6, BT-111",
+            "the VAT accounting currency and the VAT total in it",
+        );
+    }
+    if inv.seller.additional_legal_information.is_some() {
+        note("BT-33", "the seller's additional legal information");
+    }
+    if inv.lines.iter().any(|l| l.object_identifier.is_some()) {
+        note("BT-128", "line object identifiers");
+    }
+    if inv.lines.iter().any(|l| l.item.buyer_identifier.is_some()) {
+        note("BT-156", "the buyer's item identifiers");
+    }
+    if inv
+        .lines
+        .iter()
+        .any(|l| l.price.gross_price.is_some() || l.price.price_discount.is_some())
+    {
+        note(
+            "BT-147, BT-148",
+            "the item gross price and price discount (the net price is kept)",
+        );
+    }
+    let unrestated = |a: &&DocumentAllowanceCharge| {
+        a.percentage.is_some() && a.base_amount.is_some() && !percent_gives_amount(a)
+    };
+    if inv
+        .allowances
+        .iter()
+        .chain(&inv.charges)
+        .any(|a| unrestated(&a))
+    {
+        note(
+            "BG-20, BG-21 (BT-93, BT-94, BT-100, BT-101)",
+            "the percentage and base of an allowance or charge whose stated amount they do not \
+             give (the amount is kept)",
+        );
+    }
+    let card = inv.payment.as_ref().and_then(|p| match &p.means {
+        Some(en16931::invoice::PaymentMeans::Card(c)) => c.primary_account_number.as_deref(),
+        _ => None,
+    });
+    if card.is_some_and(|n| n.trim_start_matches('*').len() > 4) {
+        note(
+            "BG-18/BT-87",
+            "the card number beyond its last four digits (GOBL keeps those)",
+        );
+    }
+    if inv.lines.iter().any(|l| l.accounting_reference.is_some()) {
+        note("BT-133", "line buyer accounting references");
     }
     if inv.vat_point_date_code.is_some() {
         note("BT-8", "the VAT point date code");
@@ -263,9 +353,10 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
 }
 
 /// BT-121 becomes the add-on's `cef-vatex` on every VAT combo of that category (lines,
-/// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a legal note.
+/// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a VAT note of the
+/// document's tax (`tax.notes`), one per category, where GOBL keeps exemption reasons.
 fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
-    let mut legal = Vec::new();
+    let mut reasons: Vec<Value> = Vec::new();
     for b in &inv.vat_breakdown {
         if let Some(code) = &b.exemption_reason_code {
             for member in ["lines", "discounts", "charges"] {
@@ -282,14 +373,25 @@ fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
                 }
             }
         }
-        if let Some(reason) = b.exemption_reason.as_deref() {
-            legal.push(json!({"key": "legal", "src": b.category.as_str(), "text": reason}));
+        if let Some(reason) = b.exemption_reason.as_deref().map(str::trim)
+            && !reason.is_empty()
+        {
+            let category = b.category.as_str();
+            let known = reasons
+                .iter()
+                .any(|n| n["ext"]["untdid-tax-category"] == category);
+            if !known {
+                reasons.push(json!({
+                    "cat": "VAT",
+                    "text": reason,
+                    "ext": {"untdid-tax-category": category}
+                }));
+            }
         }
     }
-    if !legal.is_empty() {
-        let notes = doc.entry("notes").or_insert_with(|| json!([]));
-        if let Some(list) = notes.as_array_mut() {
-            list.extend(legal);
-        }
+    if !reasons.is_empty()
+        && let Some(tax) = doc.get_mut("tax").and_then(Value::as_object_mut)
+    {
+        tax.insert("notes".into(), Value::Array(reasons));
     }
 }

@@ -129,11 +129,9 @@ pub(crate) fn unit_code(unit: Option<&str>) -> String {
 }
 
 /// The GOBL unit for a UN/ECE Recommendation 20 code: GOBL's key where it has one, else the
-/// code itself (GOBL accepts UN/ECE codes as units).
+/// code itself (GOBL accepts UN/ECE codes as units), so that the code is written back as it
+/// was (`EA` stays `EA`, not GOBL's `item`, which is `H87`).
 pub(crate) fn gobl_unit(code: &str) -> String {
-    if code == "EA" {
-        return "item".into();
-    }
     UNITS
         .iter()
         .find(|(_, c)| *c == code)

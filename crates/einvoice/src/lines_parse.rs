@@ -8,8 +8,9 @@ use serde_json::{Map, Value, json};
 use crate::party_parse::{put, put_list};
 use crate::{Finding, Severity};
 
-/// Every line, with a note for each price folio had to restate.
-pub(crate) fn read(lines: &[InvoiceLine], notes: &mut Vec<Finding>) -> Vec<Value> {
+/// Every line, with a note for each price folio had to restate; a line whose figures no
+/// decimal holds (quantity × price beyond 28 digits) is refused, never rounded away.
+pub(crate) fn read(lines: &[InvoiceLine], notes: &mut Vec<Finding>) -> Result<Vec<Value>, Finding> {
     lines
         .iter()
         .enumerate()
@@ -17,17 +18,73 @@ pub(crate) fn read(lines: &[InvoiceLine], notes: &mut Vec<Finding>) -> Vec<Value
         .collect()
 }
 
-fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
+/// The refusal of a line whose arithmetic overflows.
+fn overflow(n: usize, what: &str) -> Finding {
+    Finding {
+        rule: "folio-overflow".into(),
+        severity: Severity::Fatal,
+        path: format!("BG-25[{}]", n + 1),
+        message: format!(
+            "{what} is too large to calculate exactly (at most 28 significant digits)"
+        ),
+    }
+}
+
+/// Rounded half away from zero, as GOBL rounds.
+fn round(d: Decimal, dp: u32) -> Decimal {
+    d.round_dp_with_strategy(dp, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// The line sum GOBL calculates (under the `currency` rounding the reader asks for): the
+/// product at the price's decimals (at least the cent's), then to the cent.
+fn gobl_sum(qty: Decimal, price: Decimal) -> Option<Decimal> {
+    let product = qty.checked_mul(price)?;
+    Some(round(round(product, price.scale().max(2)), 2))
+}
+
+fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Finding> {
     let qty = l.quantity.into_decimal();
-    let mut price = unit_price(l);
-    let allowances: Decimal = l.allowances.iter().map(|a| a.amount.into_decimal()).sum();
-    let charges: Decimal = l.charges.iter().map(|c| c.amount.into_decimal()).sum();
+    let mut price = unit_price(l).ok_or_else(|| overflow(n, "the unit price (BT-146 / BT-149)"))?;
+    let sum = |amounts: &[LineAllowanceCharge]| {
+        amounts
+            .iter()
+            .try_fold(Decimal::ZERO, |a, b| a.checked_add(b.amount.into_decimal()))
+    };
+    let allowances =
+        sum(&l.allowances).ok_or_else(|| overflow(n, "the sum of the line allowances"))?;
+    let charges = sum(&l.charges).ok_or_else(|| overflow(n, "the sum of the line charges"))?;
     let net = l.net_amount.into_decimal();
-    // GOBL calculates the line total from quantity and price: keep the document's net amount
-    // by restating the price when the document's own figures do not multiply out.
-    let computed = (qty * price).round_dp(2) - allowances + charges;
+    let total = |price: Decimal| {
+        gobl_sum(qty, price)
+            .and_then(|s| s.checked_sub(allowances))
+            .and_then(|s| s.checked_add(charges))
+            .ok_or_else(|| overflow(n, "quantity × price (BT-129 × BT-146)"))
+    };
+    // GOBL calculates the line total from quantity and price, rounding the product to the
+    // price's decimals before the cent: a price written with as many decimals as the product
+    // has keeps that exact, and a price whose figures do not multiply out to the document's
+    // net amount is restated (and noted) so that the net amount is kept.
+    let mut computed = total(price)?;
+    if computed != net {
+        let mut padded = price;
+        let exact = (qty.scale() + price.scale()).min(20);
+        if exact > padded.scale() {
+            padded.rescale(exact);
+        }
+        // `rescale` rounds when the mantissa cannot take the decimals: then it is not exact
+        if padded == price && total(padded)? == net {
+            price = padded;
+            computed = net;
+        }
+    }
     if computed != net && !qty.is_zero() {
-        price = ((net + allowances - charges) / qty).round_dp(8).normalize();
+        price = net
+            .checked_add(allowances)
+            .and_then(|v| v.checked_sub(charges))
+            .and_then(|v| v.checked_div(qty))
+            .ok_or_else(|| overflow(n, "the restated unit price"))?
+            .round_dp(8)
+            .normalize();
         notes.push(Finding {
             rule: "folio-restated".into(),
             severity: Severity::Information,
@@ -41,7 +98,7 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
     put(&mut item, "ref", l.item.seller_identifier.as_deref());
     put(&mut item, "name", l.item.name.as_deref());
     put(&mut item, "description", l.item.description.as_deref());
-    item.insert("price".into(), json!(price.normalize().to_string()));
+    item.insert("price".into(), json!(price.to_string()));
     item.insert(
         "unit".into(),
         json!(crate::lines::gobl_unit(l.unit_code.as_str())),
@@ -81,15 +138,16 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Value {
     if let Some(note) = l.note.as_deref() {
         out.insert("notes".into(), json!([{"text": note}]));
     }
-    Value::Object(out)
+    Ok(Value::Object(out))
 }
 
-/// BT-146 per unit: net price over the base quantity (BT-149).
-fn unit_price(l: &InvoiceLine) -> Decimal {
+/// BT-146 per unit: net price over the base quantity (BT-149); `None` when no decimal holds
+/// the quotient.
+fn unit_price(l: &InvoiceLine) -> Option<Decimal> {
     let price = l.price.net_price.into_decimal();
     match l.price.base_quantity.map(|q| q.into_decimal()) {
-        Some(base) if !base.is_zero() => price / base,
-        _ => price,
+        Some(base) if !base.is_zero() => price.checked_div(base),
+        _ => Some(price),
     }
 }
 
@@ -103,13 +161,32 @@ fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
     Value::Object(out)
 }
 
-/// A GOBL VAT combo: the category as the add-on's `untdid-tax-category`, and the rate as a
-/// percentage when the document states one.
+/// A GOBL VAT combo: the category as the add-on's `untdid-tax-category` and as GOBL's tax key
+/// (what the regimes check the rate against), and the rate as a percentage when the category
+/// has one. The keys GOBL defines without a percentage (exempt, reverse charge,
+/// intra-community, export, outside the scope) take none, whatever the document states.
 pub(crate) fn vat_combo(vat: &LineVat) -> Value {
-    let mut combo = json!({"cat": "VAT", "ext": {"untdid-tax-category": vat.category.as_str()}});
-    // "not subject to VAT" states no rate (BR-O-05); a 0 % here would split its breakdown
-    if let Some(rate) = vat.rate.filter(|_| vat.category.as_str() != "O") {
+    let category = vat.category.as_str();
+    let mut combo = json!({"cat": "VAT"});
+    let key = match category {
+        "S" => Some("standard"),
+        "Z" => Some("zero"),
+        "E" => Some("exempt"),
+        "AE" => Some("reverse-charge"),
+        "K" => Some("intra-community"),
+        "G" => Some("export"),
+        "O" => Some("outside-scope"),
+        _ => None,
+    };
+    if let Some(key) = key {
+        combo["key"] = json!(key);
+    }
+    combo["ext"] = json!({"untdid-tax-category": category});
+    let has_percent = !matches!(category, "E" | "AE" | "K" | "G" | "O");
+    if let Some(rate) = vat.rate.filter(|_| has_percent) {
         combo["percent"] = json!(format!("{}%", rate.normalized()));
+    } else if category == "Z" {
+        combo["percent"] = json!("0%");
     }
     combo
 }

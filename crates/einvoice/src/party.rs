@@ -1,7 +1,7 @@
 //! BG-4 seller, BG-7 buyer and BG-10 payee from GOBL parties.
 
 use en16931::Identifier;
-use en16931::invoice::{Code, Contact, Party, Payee, PostalAddress};
+use en16931::invoice::{Code, Contact, Party, Payee, PostalAddress, TaxRepresentative};
 use serde_json::Value;
 
 use crate::gobl_doc::{list, string, text};
@@ -39,6 +39,28 @@ pub(crate) fn write(p: &Value) -> Party {
     party
 }
 
+/// BG-4 and BG-11: the supplier is the seller, unless `ordering.seller` names another party:
+/// then that party is the seller and the supplier its tax representative, as the reference
+/// converters write it (and folio reads it back).
+pub(crate) fn seller(doc: &Value, inv: &mut en16931::Invoice) {
+    let supplier = write(doc.get("supplier").unwrap_or(&Value::Null));
+    let Some(named) = doc.get("ordering").and_then(|o| o.get("seller")) else {
+        inv.seller = supplier;
+        return;
+    };
+    let seller = write(named);
+    if seller.name == supplier.name && seller.vat_identifier == supplier.vat_identifier {
+        inv.seller = supplier;
+        return;
+    }
+    inv.tax_representative = Some(TaxRepresentative {
+        name: supplier.name,
+        vat_identifier: supplier.vat_identifier,
+        address: supplier.address,
+    });
+    inv.seller = seller;
+}
+
 /// The payee (BG-10): a GOBL `payment.payee` party.
 pub(crate) fn payee(p: &Value) -> Payee {
     let written = write(p);
@@ -65,10 +87,15 @@ fn is_legal(identity: &Value) -> bool {
     ) || text(identity, "scope") == Some("legal")
 }
 
-/// BT-34 / BT-49: the first inbox with a scheme, else the first email under scheme `EM`.
+/// BT-34 / BT-49: the first inbox with a scheme of the CEF EAS list (BR-CL-25), else the
+/// first email under scheme `EM`. Inboxes under other schemes are not written
+/// ([`unlisted_schemes`] says which).
 fn electronic_address(p: &Value) -> Option<Identifier> {
     for inbox in list(p, "inboxes") {
         if let (Some(scheme), Some(code)) = (text(inbox, "scheme"), text(inbox, "code")) {
+            if !eas_listed(scheme) {
+                continue;
+            }
             return Some(Identifier::schemed(code, scheme));
         }
         if let Some(email) = text(inbox, "email") {
@@ -119,4 +146,21 @@ pub(crate) fn address(a: Option<&Value>) -> PostalAddress {
         country: text(a, "country").map(Code::new),
         ..PostalAddress::default()
     }
+}
+
+/// Whether an electronic address scheme is in the CEF EAS code list.
+fn eas_listed(scheme: &str) -> bool {
+    en16931::codes::guard::EAS.accepts(scheme)
+}
+
+/// The `(scheme, code)` of a party's inboxes whose scheme is not in the CEF EAS list.
+pub(crate) fn unlisted_schemes(p: &Value) -> Vec<(String, String)> {
+    list(p, "inboxes")
+        .iter()
+        .filter_map(|inbox| {
+            let scheme = text(inbox, "scheme")?;
+            let code = text(inbox, "code").unwrap_or("");
+            (!eas_listed(scheme)).then(|| (scheme.to_string(), code.to_string()))
+        })
+        .collect()
 }

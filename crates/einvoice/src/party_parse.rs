@@ -30,7 +30,7 @@ pub(crate) fn read(p: &Party) -> Value {
     }
     if let Some(e) = &p.electronic_address {
         let inbox = match e.scheme() {
-            Some("EM") => json!({"email": e.content()}),
+            Some("EM") if e.content().contains('@') => json!({"email": e.content()}),
             Some(s) => json!({"scheme": s, "code": e.content()}),
             None => json!({"code": e.content()}),
         };
@@ -44,6 +44,19 @@ pub(crate) fn read(p: &Party) -> Value {
     }
     if let Some(phone) = p.contact.phone.as_deref() {
         out.insert("telephones".into(), json!([{"num": phone}]));
+    }
+    Value::Object(out)
+}
+
+/// The seller's tax representative (BG-11) as a GOBL party: name, address, VAT identifier.
+pub(crate) fn tax_representative(t: &en16931::invoice::TaxRepresentative) -> Value {
+    let mut out = Map::new();
+    put(&mut out, "name", t.name.as_deref());
+    if let Some(tax_id) = t.vat_identifier.as_deref().and_then(tax_id) {
+        out.insert("tax_id".into(), tax_id);
+    }
+    if let Some(a) = address(&t.address) {
+        out.insert("addresses".into(), json!([a]));
     }
     Value::Object(out)
 }
@@ -62,14 +75,14 @@ pub(crate) fn tax_id(vat: &str) -> Option<Value> {
     Some(json!({"country": country, "code": vat[2..].trim()}))
 }
 
-fn identity(id: &Identifier) -> Value {
+pub(crate) fn identity(id: &Identifier) -> Value {
     match id.scheme() {
         Some(s) => json!({"code": id.content(), "ext": {"iso-scheme-id": s}}),
         None => json!({"code": id.content()}),
     }
 }
 
-/// A GOBL address: line 1 as the street, line 2 as `street_extra`.
+/// A GOBL address: line 1 as the street, lines 2 and 3 as `street_extra` (GOBL has two).
 pub(crate) fn address(a: &PostalAddress) -> Option<Value> {
     let mut out = Map::new();
     put(&mut out, "street", a.line1.as_deref());
@@ -77,7 +90,7 @@ pub(crate) fn address(a: &PostalAddress) -> Option<Value> {
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(" ");
     put(&mut out, "street_extra", Some(extra.as_str()));
     put(&mut out, "locality", a.city.as_deref());
     put(&mut out, "code", a.post_code.as_deref());

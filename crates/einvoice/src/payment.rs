@@ -70,7 +70,15 @@ pub(crate) fn due_date(doc: &Value) -> Option<en16931::Date> {
     text(doc, "payment/terms/due_dates/0/date").and_then(|d| en16931::Date::parse(d).ok())
 }
 
-/// BT-20: the terms' notes, else their key and detail.
+/// BT-20: the terms' notes, else their key and detail. XRechnung's structured terms
+/// (`#SKONTO#…#`) end every line with a line feed, the last one too (BR-DE-18): one that lost
+/// it on the way (GOBL trims its texts) gets it back.
 pub(crate) fn terms(doc: &Value) -> Option<String> {
-    string(doc, "payment/terms/notes").or_else(|| string(doc, "payment/terms/detail"))
+    let mut t =
+        string(doc, "payment/terms/notes").or_else(|| string(doc, "payment/terms/detail"))?;
+    if t.contains("#SKONTO#") && t.trim_end_matches([' ', '\t']).ends_with('#') {
+        t.truncate(t.trim_end_matches([' ', '\t']).len());
+        t.push('\n');
+    }
+    Some(t)
 }

@@ -12,6 +12,13 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
     let mut out = Map::new();
     let mut terms = Map::new();
     put(&mut terms, "notes", inv.payment_terms.as_deref());
+    // XRechnung's structured terms (`#SKONTO#TAGE=7#PROZENT=2.00#`) end every line with a
+    // line feed, the last one included (BR-DE-18): keep it
+    if let Some(Value::String(t)) = terms.get_mut("notes")
+        && t.contains("#SKONTO#")
+    {
+        t.push('\n');
+    }
     if let Some(due) = inv.due_date {
         terms.insert(
             "due_dates".into(),
@@ -33,6 +40,14 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
     if let Some(payee) = &inv.payee {
         let mut p = Map::new();
         put(&mut p, "name", payee.name.as_deref());
+        let mut identities = Vec::new();
+        if let Some(legal) = &payee.legal_registration {
+            let mut id = crate::party_parse::identity(legal);
+            id["scope"] = json!("legal");
+            identities.push(id);
+        }
+        identities.extend(payee.identifier.iter().map(crate::party_parse::identity));
+        crate::party_parse::put_list(&mut p, "identities", identities);
         out.insert("payee".into(), Value::Object(p));
     }
     (!out.is_empty()).then_some(Value::Object(out))

@@ -60,9 +60,22 @@ pub(crate) fn rate(category: &str, percent: Option<Percentage>) -> Option<Percen
     }
 }
 
-/// BT-120 for the categories that need a reason (exempt, reverse charge, intra-community,
-/// export, not subject): the first legal note, else the category's name.
+/// BT-120: the document's VAT tax note of that category (`tax.notes`, where GOBL keeps
+/// exemption reasons); for the categories that need a reason (exempt, reverse charge,
+/// intra-community, export, not subject) without one, the first legal note, else the
+/// category's name.
 fn exemption_reason(doc: &Value, category: &str) -> Option<String> {
+    let noted = list(doc, "tax/notes").iter().find(|n| {
+        text(n, "cat").is_none_or(|c| c == "VAT")
+            && (ext(n, "untdid-tax-category") == Some(category)
+                || (ext(n, "untdid-tax-category").is_none()
+                    && text(n, "key").is_some_and(|k| {
+                        self::category(&serde_json::json!({"key": k})) == category
+                    })))
+    });
+    if let Some(reason) = noted.and_then(|n| string(n, "text")) {
+        return Some(reason);
+    }
     if !matches!(category, "E" | "AE" | "K" | "G" | "O") {
         return None;
     }

@@ -34,7 +34,12 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
             "preceding documents are required for corrective and credit note invoices (BR-DE-26)",
         );
     }
-    supplier(doc.get("supplier"), &mut fault);
+    // BR-DE-2 … BR-DE-7 are the seller's (BG-4): `ordering.seller` when the document names
+    // one, the supplier then being the seller's tax representative (BG-11)
+    match doc.get("ordering").and_then(|o| o.get("seller")) {
+        Some(seller) => supplier(Some(seller), "doc.ordering.seller", &mut fault),
+        None => supplier(doc.get("supplier"), "doc.supplier", &mut fault),
+    }
     customer(doc.get("customer"), &mut fault);
     payment(doc.get("payment"), &mut fault);
     if let Some(delivery) = doc.get("delivery") {
@@ -53,43 +58,36 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
 
 type Report<'a> = dyn FnMut(&str, &str, &str) + 'a;
 
-fn supplier(party: Option<&Value>, fault: &mut Report) {
+fn supplier(party: Option<&Value>, path: &str, fault: &mut Report) {
     let Some(party) = party else {
-        return fault("doc.supplier", "03", "supplier is required");
+        return fault(path, "03", "supplier is required");
     };
     if !present(party.get("people")) {
         fault(
-            "doc.supplier.people",
+            &format!("{path}.people"),
             "04",
             "supplier people is required (BR-DE-5)",
         );
     }
     let codes = ["05", "06", "07"];
-    addresses(
-        party,
-        "doc.supplier",
-        "supplier",
-        codes,
-        ["2", "3", "4"],
-        fault,
-    );
+    addresses(party, path, "supplier", codes, ["2", "3", "4"], fault);
     if !present(party.get("inboxes")) {
         fault(
-            "doc.supplier.inboxes",
+            &format!("{path}.inboxes"),
             "08",
             "supplier inboxes are required (PEPPOL-EN16931-R020)",
         );
     }
     if !contact(party, "telephones") {
         fault(
-            "doc.supplier",
+            path,
             "09",
             "either party.telephones or party.people[0].telephones is required (BR-DE-6)",
         );
     }
     if !contact(party, "emails") {
         fault(
-            "doc.supplier",
+            path,
             "10",
             "either party.emails or party.people[0].emails is required (BR-DE-7)",
         );
