@@ -59,7 +59,9 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
     let before = sigs.as_ref().map(|_| doc.clone());
     ensure_uuid(&mut doc);
     if let Err(e) = bill::normalize_document(&mut doc) {
-        let faults = Faults(vec![Fault::at(e.path, "calculate", e.message)]);
+        let mut faults = validate::unknown_keys(&doc);
+        faults.push(Fault::at(e.path, "calculate", e.message));
+        let faults = Faults(faults);
         return Err(Box::new(Invalid {
             envelope: Value::Null,
             faults,

@@ -36,6 +36,26 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     Faults(v.faults)
 }
 
+/// A `$regime` folio has no regime for, as a fault naming it.
+fn unknown_regime(doc: &Map<String, Value>) -> Option<Fault> {
+    let cc = get(doc, "$regime").and_then(Value::as_str)?;
+    crate::regimes::get(cc).is_none().then(|| {
+        Fault::at(
+            "doc.$regime",
+            "regime-unknown",
+            format!("regime '{cc}' is not defined"),
+        )
+    })
+}
+
+/// The keys a document names that folio does not know (`$regime`, `$addons`): said first when
+/// the document cannot be calculated, since they are usually why.
+pub(crate) fn unknown_keys(doc: &Map<String, Value>) -> Vec<Fault> {
+    let mut faults: Vec<Fault> = unknown_regime(doc).into_iter().collect();
+    crate::addons::unknown(doc, &mut faults);
+    faults
+}
+
 struct Validator {
     faults: Vec<Fault>,
 }
@@ -122,11 +142,7 @@ impl Validator {
             return;
         };
         match crate::regimes::get(cc) {
-            None => self.push(
-                Path::Root("doc.$regime"),
-                "regime-unknown",
-                &format!("regime '{cc}' is not defined"),
-            ),
+            None => self.faults.extend(unknown_regime(doc)),
             Some(r) => {
                 if let Some(f) = r.hooks.validate {
                     f(doc, &mut self.faults);

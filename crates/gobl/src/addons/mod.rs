@@ -159,15 +159,7 @@ pub(crate) fn calculated_invoice(doc: &mut Obj) {
 /// Adds the faults of the add-ons an invoice lists: unknown keys, extension codes outside
 /// their lists, and each add-on's own rules.
 pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
-    for (i, key) in listed(doc).iter().enumerate() {
-        if get(key).is_none() {
-            faults.push(Fault::at(
-                format!("doc.$addons[{i}]"),
-                "addon-unknown",
-                format!("add-on '{key}' is not defined"),
-            ));
-        }
-    }
+    unknown(doc, faults);
     let mut path = vec![Step::Key("doc")];
     for (k, v) in doc {
         check_member(&mut path, k, v, faults);
@@ -198,6 +190,19 @@ fn render(path: &[Step]) -> String {
         }
     }
     out
+}
+
+/// A fault for each key of `$addons` that names no add-on.
+pub(crate) fn unknown(doc: &Obj, faults: &mut Vec<Fault>) {
+    for (i, key) in listed(doc).iter().enumerate() {
+        if get(key).is_none() {
+            faults.push(Fault::at(
+                format!("doc.$addons[{i}]"),
+                "addon-unknown",
+                format!("add-on '{key}' is not defined"),
+            ));
+        }
+    }
 }
 
 /// Every `ext` map under `v` (reached by `key`): a value of a key with a code list must be
