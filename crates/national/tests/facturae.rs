@@ -5,21 +5,28 @@
 //! `es-facturae-v3` add-on (`../shared/gobl/examples`, and `GOBL_EXTRA_EXAMPLES`) writes a
 //! valid file that keeps its totals.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+use common::{Scratch, differences};
 use folio_national::facturae::{self, Options};
 use gobl::model::Invoice;
-use quick_xml::Reader;
-use quick_xml::events::Event;
 use serde_json::{Value, json};
 
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national")
+/// Every golden pair: (name, envelope, reference XML).
+fn pairs() -> Vec<(String, Value, String)> {
+    common::pairs("facturae/gobl.facturae", 4)
 }
 
-fn fixtures() -> PathBuf {
-    kit().join("fixtures/facturae/gobl.facturae")
+/// Leaf elements as (path, text), outside the signature.
+fn leaves(xml: &str) -> Vec<(String, String)> {
+    common::leaves(xml, &["Signature"])
+}
+
+/// Validate files with the kit: the failures, as `file: errors`.
+fn invalid(files: &[PathBuf]) -> Vec<String> {
+    common::xsd_failures("facturae", files)
 }
 
 /// The reference's tests issue every file as this third party.
@@ -32,95 +39,6 @@ fn options() -> Options {
     });
     Options {
         third_party: Some(serde_json::from_value(party).unwrap()),
-    }
-}
-
-/// Every golden pair: (name, envelope, reference XML).
-fn pairs() -> Vec<(String, Value, String)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(fixtures()).expect("the national kit") {
-        let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "json") {
-            continue;
-        }
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let env = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let xml = std::fs::read_to_string(fixtures().join(format!("out/{name}.xml"))).unwrap();
-        out.push((name, env, xml));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    assert!(out.len() >= 4, "only {} pairs", out.len());
-    out
-}
-
-/// A scratch folder of one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("folio-facturae-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, xml: &str) -> PathBuf {
-        let file = self.0.join(format!("{name}.xml"));
-        std::fs::write(&file, xml).unwrap();
-        file
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Validate files with the kit: the failures, as `file: errors`.
-fn invalid(files: &[PathBuf]) -> Vec<String> {
-    let out = Command::new("python3")
-        .arg(kit().join("validate.py"))
-        .args(["--format", "facturae", "--json"])
-        .args(files)
-        .output()
-        .expect("python3 runs");
-    let reports: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "validate.py gave no JSON (pip install -r ../shared/national/requirements.txt): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let reports = reports.as_array().unwrap();
-    assert_eq!(reports.len(), files.len());
-    reports
-        .iter()
-        .filter(|r| r["ok"] != true)
-        .map(|r| format!("{}: {}", r["file"], r["xsd_errors"]))
-        .collect()
-}
-
-/// Leaf elements as (path, text), outside the signature.
-fn leaves(xml: &str) -> Vec<(String, String)> {
-    let mut r = Reader::from_str(xml);
-    let mut path: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    loop {
-        match r.read_event().expect("well-formed XML") {
-            Event::Start(e) => path.push(String::from_utf8_lossy(e.local_name().as_ref()).into()),
-            Event::End(_) => {
-                path.pop();
-            }
-            Event::Text(t) => {
-                let text = t.decode().unwrap().trim().to_string();
-                if !text.is_empty() && !path.iter().any(|p| p == "Signature") {
-                    let text = quick_xml::escape::unescape(&text).unwrap().to_string();
-                    out.push((path[1..].join("/"), text));
-                }
-            }
-            Event::Eof => return out,
-            _ => {}
-        }
     }
 }
 
@@ -152,26 +70,6 @@ fn business(xml: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Differences between two lists of values: those only one side has (as multisets), or
-/// the same values in another order.
-fn differences(ours: &[(String, String)], theirs: &[(String, String)]) -> Vec<String> {
-    let mut only_theirs: Vec<&(String, String)> = theirs.iter().collect();
-    let mut d = Vec::new();
-    for v in ours {
-        match only_theirs.iter().position(|t| *t == v) {
-            Some(i) => {
-                only_theirs.remove(i);
-            }
-            None => d.push(format!("ours only: {v:?}")),
-        }
-    }
-    d.extend(only_theirs.iter().map(|v| format!("reference only: {v:?}")));
-    if d.is_empty() && ours != theirs {
-        d.push("the same values in another order".into());
-    }
-    d
-}
-
 /// Each pair written: (name, file, our XML, the reference's XML).
 fn write_all(scratch: &Scratch) -> Vec<(String, PathBuf, String, String)> {
     pairs()
@@ -187,7 +85,7 @@ fn write_all(scratch: &Scratch) -> Vec<(String, PathBuf, String, String)> {
 
 #[test]
 fn every_golden_invoice_passes_the_official_schema() {
-    let scratch = Scratch::new("xsd");
+    let scratch = Scratch::new("facturae", "xsd");
     let files: Vec<PathBuf> = write_all(&scratch).into_iter().map(|w| w.1).collect();
     let bad = invalid(&files);
     assert!(bad.is_empty(), "XSD errors:\n{}", bad.join("\n"));
@@ -195,7 +93,7 @@ fn every_golden_invoice_passes_the_official_schema() {
 
 #[test]
 fn every_golden_invoice_carries_the_reference_business_values() {
-    let scratch = Scratch::new("values");
+    let scratch = Scratch::new("facturae", "values");
     let mut failures = Vec::new();
     for (name, _, xml, reference) in write_all(&scratch) {
         let theirs = business(&reference);
@@ -211,7 +109,7 @@ fn every_golden_invoice_carries_the_reference_business_values() {
 #[test]
 fn every_other_element_matches_the_reference_too() {
     // Beyond the business values: names, addresses, contacts, descriptions, notes.
-    let scratch = Scratch::new("all");
+    let scratch = Scratch::new("facturae", "all");
     let mut failures = Vec::new();
     for (name, _, xml, reference) in write_all(&scratch) {
         let d = differences(&leaves(&xml), &leaves(&reference));
@@ -240,7 +138,7 @@ fn rebuilt_by_folio_the_golden_invoices_give_the_same_values() {
     // The fixtures were built by the reference; folio's builder (its es-facturae-v3 add-on
     // deriving the document type and class again) must give an envelope that writes the
     // same Facturae.
-    let scratch = Scratch::new("rebuilt");
+    let scratch = Scratch::new("facturae", "rebuilt");
     let mut failures = Vec::new();
     let mut files = Vec::new();
     for (name, env, reference) in pairs() {
@@ -264,38 +162,6 @@ fn rebuilt_by_folio_the_golden_invoices_give_the_same_values() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn example_dirs() -> Vec<PathBuf> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
-    let mut dirs = vec![shared];
-    if let Ok(extra) = std::env::var("GOBL_EXTRA_EXAMPLES") {
-        dirs.push(PathBuf::from(extra));
-    }
-    dirs
-}
-
-/// Built Spanish invoices with the Facturae add-on: (file, envelope).
-fn facturae_examples() -> Vec<(PathBuf, Value)> {
-    let mut out = Vec::new();
-    for dir in example_dirs() {
-        let Ok(files) = std::fs::read_dir(dir.join("es/out")) else {
-            continue;
-        };
-        for f in files {
-            let path = f.unwrap().path();
-            let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let addons = &v["doc"]["$addons"];
-            if addons
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x == "es-facturae-v3"))
-            {
-                out.push((path, v));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
 /// The envelope with a Spanish address for its customer.
 fn with_customer_address(env: &Value) -> Value {
     let mut env = env.clone();
@@ -315,9 +181,9 @@ fn texts(xml: &str, suffix: &str) -> Vec<String> {
 
 #[test]
 fn spanish_examples_pass_the_schema_and_keep_their_totals() {
-    let examples = facturae_examples();
+    let examples = common::built_examples("es/out", "es-facturae-v3");
     assert!(examples.len() >= 3, "only {} examples", examples.len());
-    let scratch = Scratch::new("examples");
+    let scratch = Scratch::new("facturae", "examples");
     let mut files = Vec::new();
     let mut failures = Vec::new();
     let mut refused = 0;

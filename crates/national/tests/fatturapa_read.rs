@@ -3,8 +3,12 @@
 //! (totals kept), hostile input (truncated and mutated files never panic), and `.xml.p7m`
 //! files signed here with the kit's test certificate (intact, then tampered with).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::Scratch;
 
 use folio_national::fatturapa::p7m::{self, SignatureStatus};
 use folio_national::fatturapa::{self, Options, Severity, Transmitter};
@@ -12,7 +16,7 @@ use gobl::num::Amount;
 use serde_json::Value;
 
 fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national/fixtures/fatturapa")
+    common::kit().join("fixtures/fatturapa")
 }
 
 /// The import-direction pairs: (name, XML bytes, expected GOBL document).
@@ -283,23 +287,6 @@ fn values_that_are_not_numbers_are_errors() {
     assert!(err.to_string().contains("PrezzoUnitario"), "{err}");
 }
 
-/// A scratch folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("folio-p7m-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn openssl(args: &[&str]) {
     let out = Command::new("openssl")
         .args(args)
@@ -361,7 +348,7 @@ fn signed_with(dir: &Path, xml: &[u8], more: &[&str]) -> Vec<u8> {
 
 #[test]
 fn a_signed_invoice_unwraps_and_verifies() {
-    let scratch = Scratch::new("ok");
+    let scratch = Scratch::new("p7m", "ok");
     let (_, xml, _) = pairs()
         .into_iter()
         .find(|p| p.0 == "invoice-simple")
@@ -388,7 +375,7 @@ fn a_signed_invoice_unwraps_and_verifies() {
 
 #[test]
 fn a_tampered_signed_invoice_reports_a_broken_signature() {
-    let scratch = Scratch::new("tampered");
+    let scratch = Scratch::new("p7m", "tampered");
     let (_, xml, _) = pairs()
         .into_iter()
         .find(|p| p.0 == "invoice-simple")
@@ -424,7 +411,7 @@ fn a_tampered_signed_invoice_reports_a_broken_signature() {
 #[test]
 fn a_streamed_ber_signed_invoice_unwraps_and_verifies() {
     // `-stream` writes indefinite lengths and the content in 4 KiB chunks (BER).
-    let scratch = Scratch::new("ber");
+    let scratch = Scratch::new("p7m", "ber");
     let (_, xml, _) = pairs()
         .into_iter()
         .find(|p| p.0 == "invoice-simple")
@@ -480,7 +467,7 @@ fn a_default_namespace_reads_too() {
 
 #[test]
 fn truncated_and_mutated_p7m_files_never_panic() {
-    let scratch = Scratch::new("fuzz");
+    let scratch = Scratch::new("p7m", "fuzz");
     let (_, xml, _) = pairs().into_iter().find(|p| p.0 == "acube_test").unwrap();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
@@ -612,7 +599,7 @@ fn odd_values_in_every_element_never_panic() {
 
 #[test]
 fn received_files_are_detected_and_read_plain_or_signed() {
-    let scratch = Scratch::new("received");
+    let scratch = Scratch::new("p7m", "received");
     let (_, xml, _) = pairs()
         .into_iter()
         .find(|p| p.0 == "invoice-reverse-charge")
@@ -664,7 +651,7 @@ fn children_at(b: &[u8], (start, len): (usize, usize)) -> Vec<usize> {
 fn signed_attributes_in_the_signers_order_still_verify() {
     // A signer that does not sort its signed attributes (DER asks it to) signs them in its
     // own order: the check must use them as encoded, not as a decoder re-sorts them.
-    let scratch = Scratch::new("order");
+    let scratch = Scratch::new("p7m", "order");
     let (_, xml, _) = pairs().into_iter().find(|p| p.0 == "acube_test").unwrap();
     let mut der = signed(&scratch.0, &xml);
     let explicit = children_at(&der, tlv(&der, 0))[1];
@@ -712,50 +699,31 @@ fn signed_attributes_in_the_signers_order_still_verify() {
 fn every_italian_example_keeps_its_totals_through_fatturapa() {
     // The Italian GOBL examples with the SDI add-on (and those of GOBL_EXTRA_EXAMPLES):
     // written as FatturaPA and read back, the VAT, retained taxes and payable stay.
-    let mut dirs =
-        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples")];
-    if let Ok(extra) = std::env::var("GOBL_EXTRA_EXAMPLES") {
-        dirs.push(PathBuf::from(extra));
-    }
     let mut failures = Vec::new();
     let mut seen = 0;
-    for dir in dirs {
-        let Ok(files) = std::fs::read_dir(dir.join("it/out")) else {
-            continue;
-        };
-        for f in files {
-            let path = f.unwrap().path();
-            let env: Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let sdi = env["doc"]["$addons"]
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x == "it-sdi-v1"));
-            if !sdi {
+    for (path, env) in common::built_examples_as_found("it/out", "it-sdi-v1") {
+        seen += 1;
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let xml = fatturapa::from_envelope(&env, &Options::default()).unwrap();
+        let read = match fatturapa::read(xml.as_bytes()) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
                 continue;
             }
-            seen += 1;
-            let name = path.file_stem().unwrap().to_string_lossy().to_string();
-            let xml = fatturapa::from_envelope(&env, &Options::default()).unwrap();
-            let read = match fatturapa::read(xml.as_bytes()) {
-                Ok(r) => r,
-                Err(e) => {
-                    failures.push(format!("{name}: {e}"));
-                    continue;
-                }
-            };
-            let (a, b) = (&env["doc"]["totals"], &read[0].envelope["doc"]["totals"]);
-            for k in ["tax", "total_with_tax", "retained_tax", "payable"] {
-                if amount(&a[k]).map(|x| x.to_string()) != amount(&b[k]).map(|x| x.to_string()) {
-                    failures.push(format!("{name}: totals.{k} {} became {}", a[k], b[k]));
-                }
+        };
+        let (a, b) = (&env["doc"]["totals"], &read[0].envelope["doc"]["totals"]);
+        for k in ["tax", "total_with_tax", "retained_tax", "payable"] {
+            if amount(&a[k]).map(|x| x.to_string()) != amount(&b[k]).map(|x| x.to_string()) {
+                failures.push(format!("{name}: totals.{k} {} became {}", a[k], b[k]));
             }
-            for f in read[0]
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Warning)
-            {
-                failures.push(format!("{name}: {} {}", f.path, f.message));
-            }
+        }
+        for f in read[0]
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+        {
+            failures.push(format!("{name}: {} {}", f.path, f.message));
         }
     }
     assert!(seen >= 5, "only {seen} examples");
@@ -764,7 +732,7 @@ fn every_italian_example_keeps_its_totals_through_fatturapa() {
 
 #[test]
 fn ecdsa_and_other_digests_verify_too() {
-    let scratch = Scratch::new("ecdsa");
+    let scratch = Scratch::new("p7m", "ecdsa");
     let (_, xml, _) = pairs()
         .into_iter()
         .find(|p| p.0 == "invoice-zero-price")

@@ -4,61 +4,17 @@
 //! reference's XML (number, dates, parties' tax ids, each tax category's base and tax,
 //! total, lines, annotations, correction data).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+use common::{Scratch, differences};
 use folio_national::ksef::{self, Error, Options};
-use quick_xml::Reader;
-use quick_xml::events::Event;
 use serde_json::Value;
-
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national")
-}
-
-fn fixtures() -> PathBuf {
-    kit().join("fixtures/ksef/gobl.ksef")
-}
 
 /// Every golden pair: (name, envelope, reference XML).
 fn pairs() -> Vec<(String, Value, String)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(fixtures()).expect("the national kit") {
-        let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "json") {
-            continue;
-        }
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let env = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let xml = std::fs::read_to_string(fixtures().join(format!("out/{name}.xml"))).unwrap();
-        out.push((name, env, xml));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    assert!(out.len() >= 2, "only {} pairs", out.len());
-    out
-}
-
-/// A scratch folder of one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("folio-ksef-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, xml: &str) -> PathBuf {
-        let file = self.0.join(format!("{name}.xml"));
-        std::fs::write(&file, xml).unwrap();
-        file
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    common::pairs("ksef/gobl.ksef", 2)
 }
 
 /// The kit's verdict on each file: the XSD errors of those that fail.
@@ -66,49 +22,17 @@ fn xsd_failures(files: &[PathBuf]) -> Vec<String> {
     if files.is_empty() {
         return Vec::new();
     }
-    let out = Command::new("python3")
-        .arg(kit().join("validate.py"))
-        .args(["--format", "ksef", "--json"])
-        .args(files)
-        .output()
-        .expect("python3 runs");
-    let reports: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "validate.py gave no JSON (pip install -r ../shared/national/requirements.txt): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let reports = reports.as_array().unwrap();
-    assert_eq!(reports.len(), files.len());
-    reports
-        .iter()
-        .filter(|r| r["ok"] != true)
-        .map(|r| format!("{}: {}", r["file"], r["xsd_errors"]))
-        .collect()
+    common::xsd_failures("ksef", files)
 }
 
 /// Leaf elements as (path below `Faktura`, text).
 fn leaves(xml: &str) -> Vec<(String, String)> {
-    let mut r = Reader::from_str(xml);
-    let mut path: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    loop {
-        match r.read_event().expect("well-formed XML") {
-            Event::Start(e) => path.push(String::from_utf8_lossy(e.local_name().as_ref()).into()),
-            Event::End(_) => {
-                path.pop();
-            }
-            Event::Text(t) => {
-                let text = t.decode().unwrap().trim().to_string();
-                if !text.is_empty() {
-                    let text = quick_xml::escape::unescape(&text).unwrap().to_string();
-                    out.push((path[1..].join("/"), text));
-                }
-            }
-            Event::Eof => return out,
-            _ => {}
-        }
-    }
+    common::leaves(xml, &[])
+}
+
+/// Polish examples as inputs (`examples/pl/*.json`), built by folio's builder.
+fn favat_examples() -> Vec<(String, Value)> {
+    common::examples_built_by_folio("pl")
 }
 
 /// The business values of an FA(3) file, in document order.
@@ -143,26 +67,6 @@ fn business(xml: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Differences between two lists of values: those only one side has (as multisets), or
-/// the same values in another order.
-fn differences(ours: &[(String, String)], theirs: &[(String, String)]) -> Vec<String> {
-    let mut only_theirs: Vec<&(String, String)> = theirs.iter().collect();
-    let mut d = Vec::new();
-    for v in ours {
-        match only_theirs.iter().position(|t| *t == v) {
-            Some(i) => {
-                only_theirs.remove(i);
-            }
-            None => d.push(format!("ours only: {v:?}")),
-        }
-    }
-    d.extend(only_theirs.iter().map(|v| format!("reference only: {v:?}")));
-    if d.is_empty() && ours != theirs {
-        d.push("the same values in another order".into());
-    }
-    d
-}
-
 /// The reference's options: a file generated on the issue date by `GOBL.KSEF`.
 fn reference_options() -> Options {
     Options {
@@ -183,7 +87,7 @@ fn unsigned(values: Vec<(String, String)>) -> Vec<(String, String)> {
 
 #[test]
 fn every_golden_invoice_passes_the_schema_and_carries_the_reference_values() {
-    let scratch = Scratch::new("golden");
+    let scratch = Scratch::new("ksef", "golden");
     let mut files = Vec::new();
     let mut failures = Vec::new();
     for (name, env, reference) in pairs() {
@@ -224,39 +128,6 @@ fn every_other_element_matches_the_reference_too() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn example_dirs() -> Vec<PathBuf> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
-    let mut dirs = vec![shared];
-    if let Ok(extra) = std::env::var("GOBL_EXTRA_EXAMPLES") {
-        dirs.push(PathBuf::from(extra));
-    }
-    dirs
-}
-
-/// Polish examples as inputs (`examples/pl/*.json`), built by folio's builder.
-fn favat_examples() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for dir in example_dirs() {
-        let Ok(files) = std::fs::read_dir(dir.join("pl")) else {
-            continue;
-        };
-        for f in files {
-            let path = f.unwrap().path();
-            if path.extension().is_none_or(|x| x != "json") {
-                continue;
-            }
-            let doc: Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let env = gobl::builder::build(doc.get("doc").cloned().unwrap_or(doc))
-                .unwrap_or_else(|f| panic!("{}: {f:?}", path.display()));
-            let name = path.file_stem().unwrap().to_string_lossy().to_string();
-            out.push((name, env));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
 /// Replace the KSeF number of each preceding document by a well-formed one.
 fn with_wellformed_ksef_numbers(mut env: Value) -> Value {
     let preceding = env["doc"]
@@ -275,7 +146,7 @@ fn with_wellformed_ksef_numbers(mut env: Value) -> Value {
 fn polish_examples_pass_the_schema_and_keep_their_totals() {
     let examples = favat_examples();
     assert!(examples.len() >= 6, "only {} examples", examples.len());
-    let scratch = Scratch::new("examples");
+    let scratch = Scratch::new("ksef", "examples");
     let mut files = Vec::new();
     let mut failures = Vec::new();
     for (name, env) in &examples {

@@ -6,25 +6,25 @@
 //! submission, the record carries the invoice's totals, and its `Huella` recomputes from
 //! the record's own fields by AEAT's formula. Three records of one issuer form a chain.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use chrono::{DateTime, Utc};
 use folio_national::verifactu::{self, ChainLink, Environment, Options, Record, Software, huella};
 use gobl::model::Invoice;
 use serde_json::{Value, json};
 
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national")
+use common::{Scratch, example_dirs, failing};
+
+/// Validate files with the kit: one report per file.
+fn validate(files: &[PathBuf]) -> Vec<Value> {
+    common::validate("verifactu", files)
 }
 
-fn example_dirs() -> Vec<PathBuf> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
-    let mut dirs = vec![shared];
-    if let Ok(extra) = std::env::var("GOBL_EXTRA_EXAMPLES") {
-        dirs.push(PathBuf::from(extra));
-    }
-    dirs
+/// Texts of every element with this local name (prefixed `sum1:`), in order.
+fn texts(xml: &str, name: &str) -> Vec<String> {
+    common::texts(xml, &format!("sum1:{name}"))
 }
 
 fn options() -> Options {
@@ -41,24 +41,11 @@ fn at(s: &str) -> DateTime<Utc> {
 
 /// Built Spanish invoices with the VERI*FACTU add-on: (name, envelope).
 fn verifactu_examples() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for dir in example_dirs() {
-        let Ok(files) = std::fs::read_dir(dir.join("es/out")) else {
-            continue;
-        };
-        for f in files {
-            let path = f.unwrap().path();
-            let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let addons = &v["doc"]["$addons"];
-            if addons
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x == "es-verifactu-v1"))
-            {
-                let name = path.file_stem().unwrap().to_string_lossy().to_string();
-                out.push((name, v));
-            }
-        }
-    }
+    let mut out: Vec<(String, Value)> =
+        common::built_examples_as_found("es/out", "es-verifactu-v1")
+            .into_iter()
+            .map(|(path, v)| (path.file_stem().unwrap().to_string_lossy().to_string(), v))
+            .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     out
@@ -138,34 +125,6 @@ fn variants() -> Vec<(String, Value)> {
     out
 }
 
-/// Validate files with the kit: one report per file.
-fn validate(files: &[PathBuf]) -> Vec<Value> {
-    let out = Command::new("python3")
-        .arg(kit().join("validate.py"))
-        .args(["--format", "verifactu", "--json"])
-        .args(files)
-        .output()
-        .expect("python3 runs");
-    let reports: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "validate.py gave no JSON (pip install -r ../shared/national/requirements.txt): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    reports.as_array().unwrap().clone()
-}
-
-/// Texts of every element with this local name (prefixed `sum1:`), in order.
-fn texts(xml: &str, name: &str) -> Vec<String> {
-    let open = format!("<sum1:{name}>");
-    xml.match_indices(&open)
-        .map(|(i, _)| {
-            let rest = &xml[i + open.len()..];
-            rest[..rest.find('<').unwrap()].to_string()
-        })
-        .collect()
-}
-
 fn one(xml: &str, name: &str) -> String {
     let t = texts(xml, name);
     assert_eq!(t.len(), 1, "{name}: {t:?}");
@@ -194,36 +153,8 @@ fn recomputed(xml: &str) -> String {
     })
 }
 
-/// A scratch folder of one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("folio-verifactu-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, xml: &str) -> PathBuf {
-        let f = self.0.join(format!("{name}.xml"));
-        std::fs::write(&f, xml).unwrap();
-        f
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn assert_all_valid(files: &[PathBuf]) {
-    let bad: Vec<String> = validate(files)
-        .iter()
-        .filter(|r| r["ok"] != true)
-        .map(|r| format!("{}: {}", r["file"], r["xsd_errors"]))
-        .collect();
+    let bad = failing(&validate(files));
     assert!(bad.is_empty(), "XSD errors:\n{}", bad.join("\n"));
 }
 
@@ -267,7 +198,7 @@ fn every_example_and_variant_passes_the_schema_and_keeps_its_totals() {
     let mut cases = verifactu_examples();
     assert!(cases.len() >= 4, "only {} examples", cases.len());
     cases.extend(variants());
-    let scratch = Scratch::new("xsd");
+    let scratch = Scratch::new("verifactu", "xsd");
     let mut files = Vec::new();
     let mut failures = Vec::new();
     for (name, env) in &cases {
@@ -396,7 +327,7 @@ fn three_records_of_one_issuer_form_a_chain() {
         "2025-07-02T08:00:00Z",
         "2025-07-03T08:00:00Z",
     ];
-    let scratch = Scratch::new("chain");
+    let scratch = Scratch::new("verifactu", "chain");
     let mut files = Vec::new();
     let mut previous: Option<ChainLink> = None;
     let mut records = Vec::new();
@@ -487,6 +418,6 @@ fn the_record_shows_its_qr_url_and_representative() {
     );
     assert!(rec.xml.contains("<sum1:Representante>"));
     assert_eq!(texts(&rec.xml, "NIF")[1], "B11111111");
-    let scratch = Scratch::new("repr");
+    let scratch = Scratch::new("verifactu", "repr");
     assert_all_valid(&[scratch.write("repr", &rec.xml)]);
 }
