@@ -7,5 +7,7 @@
 pub mod facturae;
 pub mod fatturapa;
 pub mod ksef;
+#[cfg(test)]
+mod test_support;
 pub mod verifactu;
 mod xml;

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::test_support::text;
 
 fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
     let mut doc = json!({
@@ -31,31 +32,9 @@ fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
     gobl::builder::build(doc).unwrap_or_else(|f| panic!("builds: {f:?}"))
 }
 
-fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
-    let open = format!("<{name}>");
-    xml.match_indices(&open)
-        .map(|(i, _)| {
-            let rest = &xml[i + open.len()..];
-            &rest[..rest.find('<').unwrap()]
-        })
-        .collect()
-}
-
 /// Whether the kit's `validate.py` accepts the document (its errors otherwise).
 fn assert_valid(xml: &str, name: &str) {
-    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national");
-    let file =
-        std::env::temp_dir().join(format!("folio-facturae-{}-{name}.xml", std::process::id()));
-    std::fs::write(&file, xml).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(kit.join("validate.py"))
-        .args(["--format", "facturae", "--json"])
-        .arg(&file)
-        .output()
-        .expect("python3 runs");
-    let _ = std::fs::remove_file(&file);
-    let report: Value = serde_json::from_slice(&out.stdout).expect("validate.py JSON");
-    assert_eq!(report[0]["ok"], true, "{name}: {}", report[0]["xsd_errors"]);
+    crate::test_support::assert_valid_as("facturae", "facturae", xml, name);
 }
 
 fn write_env(env: &Value) -> Result<String, Error> {

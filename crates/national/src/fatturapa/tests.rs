@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::test_support::text;
 
 fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
     let mut doc = json!({
@@ -30,37 +31,12 @@ fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
     patch(&mut doc);
     // Calculated but not validated: some cases here break it-sdi-v1's rules on purpose, to
     // see the writer keep its output inside the schema whatever it is given.
-    let opts = gobl::builder::BuildOptions {
-        skip_validation: true,
-        ..Default::default()
-    };
-    gobl::builder::build_with(doc, &opts).expect("builds")
-}
-
-fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
-    let open = format!("<{name}>");
-    xml.match_indices(&open)
-        .map(|(i, _)| {
-            let rest = &xml[i + open.len()..];
-            &rest[..rest.find('<').unwrap()]
-        })
-        .collect()
+    crate::test_support::build_unvalidated(doc)
 }
 
 /// Whether the kit's `validate.py` accepts the document (its errors otherwise).
 fn assert_valid(xml: &str, name: &str) {
-    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national");
-    let file = std::env::temp_dir().join(format!("folio-fpa-{}-{name}.xml", std::process::id()));
-    std::fs::write(&file, xml).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(kit.join("validate.py"))
-        .args(["--format", "fatturapa", "--json"])
-        .arg(&file)
-        .output()
-        .expect("python3 runs");
-    let _ = std::fs::remove_file(&file);
-    let report: Value = serde_json::from_slice(&out.stdout).expect("validate.py JSON");
-    assert_eq!(report[0]["ok"], true, "{name}: {}", report[0]["xsd_errors"]);
+    crate::test_support::assert_valid_as("fatturapa", "fpa", xml, name);
 }
 
 fn write_env(env: &Value) -> Result<String, Error> {

@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::test_support::text;
 
 fn line(name: &str, qty: &str, price: &str, tax: Value) -> Value {
     json!({"quantity": qty, "item": {"name": name, "price": price, "unit": "h"}, "taxes": [tax]})
@@ -40,37 +41,12 @@ fn invoice(patch: impl FnOnce(&mut Value)) -> Value {
 
 /// Built without validation, for cases that break the add-on's rules on purpose.
 fn unvalidated(doc: Value) -> Value {
-    let opts = gobl::builder::BuildOptions {
-        skip_validation: true,
-        ..Default::default()
-    };
-    gobl::builder::build_with(doc, &opts).expect("builds")
-}
-
-fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
-    let open = format!("<{name}>");
-    xml.match_indices(&open)
-        .map(|(i, _)| {
-            let rest = &xml[i + open.len()..];
-            &rest[..rest.find('<').unwrap()]
-        })
-        .collect()
+    crate::test_support::build_unvalidated(doc)
 }
 
 /// Whether the kit's `validate.py` accepts the document (its errors otherwise).
 fn assert_valid(xml: &str, name: &str) {
-    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/national");
-    let file = std::env::temp_dir().join(format!("folio-ksef-{}-{name}.xml", std::process::id()));
-    std::fs::write(&file, xml).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(kit.join("validate.py"))
-        .args(["--format", "ksef", "--json"])
-        .arg(&file)
-        .output()
-        .expect("python3 runs");
-    let _ = std::fs::remove_file(&file);
-    let report: Value = serde_json::from_slice(&out.stdout).expect("validate.py JSON");
-    assert_eq!(report[0]["ok"], true, "{name}: {}", report[0]["xsd_errors"]);
+    crate::test_support::assert_valid_as("ksef", "ksef", xml, name);
 }
 
 fn write_env(env: &Value) -> Result<String, Error> {

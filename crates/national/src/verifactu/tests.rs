@@ -22,11 +22,7 @@ fn doc(patch: impl FnOnce(&mut Value)) -> Value {
 
 /// Built and calculated but not validated: some cases break the add-on's rules on purpose.
 fn invoice(patch: impl FnOnce(&mut Value)) -> Invoice {
-    let opts = gobl::builder::BuildOptions {
-        skip_validation: true,
-        ..Default::default()
-    };
-    let env = gobl::builder::build_with(doc(patch), &opts).expect("builds");
+    let env = crate::test_support::build_unvalidated(doc(patch));
     Invoice::from_value(&env).unwrap()
 }
 
@@ -47,13 +43,7 @@ fn write(inv: &Invoice) -> Result<Record, Error> {
 }
 
 fn text<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
-    let open = format!("<sum1:{name}>");
-    xml.match_indices(&open)
-        .map(|(i, _)| {
-            let rest = &xml[i + open.len()..];
-            &rest[..rest.find('<').unwrap()]
-        })
-        .collect()
+    crate::test_support::text(xml, &format!("sum1:{name}"))
 }
 
 #[test]
