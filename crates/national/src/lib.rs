@@ -4,6 +4,7 @@
 //! files), `verifactu` (Spain, AEAT's VERI*FACTU records with their fingerprint chain),
 //! `ksef` (Poland, KSeF FA(3), written and read), `facturae` (Spain, Facturae 3.2.2, unsigned).
 
+mod decimal;
 pub mod facturae;
 pub mod fatturapa;
 pub mod ksef;

@@ -4,10 +4,8 @@
 
 use gobl::num::{Amount, Percentage};
 
-/// Exactly two decimals.
-pub(crate) fn amount(a: Amount) -> String {
-    a.rescale(2).unwrap_or(a).to_string()
-}
+// `amount`: exactly two decimals.
+pub(crate) use crate::decimal::two as amount;
 
 /// The percent figure as written in GOBL, without the sign (`21.0%` → `21.0`); `0` for a
 /// combo without a percentage (exempt).
@@ -28,11 +26,7 @@ pub(crate) fn surcharge_rate(p: Percentage) -> String {
 
 /// The amount without trailing decimal zeros (`200.00` → `200`, `10.50` → `10.5`).
 pub(crate) fn minimal(a: Amount) -> String {
-    let s = a.to_string();
-    if !s.contains('.') {
-        return s;
-    }
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    crate::decimal::without_trailing_zeros(a.to_string())
 }
 
 /// The text cut to the schema's maximum length in characters (`TextMaxNType`): names,

@@ -1,19 +1,11 @@
 //! Numbers as the FatturaPA schema writes them: amounts with exactly two decimals or
 //! between two and eight, percentages as a figure with two decimals (`22.00`).
 
-use gobl::num::{Amount, Percentage};
+use gobl::num::Percentage;
 
-/// Exactly two decimals (`Amount2DecimalType`).
-pub(crate) fn amount2(a: Amount) -> String {
-    a.rescale(2).unwrap_or(a).to_string()
-}
-
-/// Two to eight decimals (`Amount8DecimalType`, `RateType`): never fewer than two, more
-/// rounded away.
-pub(crate) fn amount8(a: Amount) -> String {
-    let a = a.rescale_up(2).unwrap_or(a);
-    a.rescale_down(8).unwrap_or(a).to_string()
-}
+// `amount2`: exactly two decimals (`Amount2DecimalType`); `amount8`: two to eight
+// (`Amount8DecimalType`, `RateType`), never fewer than two, more rounded away.
+pub(crate) use crate::decimal::{two as amount2, two_to_eight as amount8};
 
 /// The percent figure with two decimals (`RateType`): `22.0%` → `22.00`.
 pub(crate) fn percent(p: Percentage) -> String {
@@ -30,6 +22,8 @@ pub(crate) fn percent_or_zero(p: Option<Percentage>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use gobl::num::Amount;
+
     use super::*;
 
     fn a(s: &str) -> Amount {

@@ -5,6 +5,8 @@
 
 use gobl::num::{Amount, Percentage};
 
+use crate::decimal::without_trailing_zeros;
+
 /// The sign every amount of the document takes: −1 for a correcting invoice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Sign(pub(crate) bool);
@@ -16,16 +18,9 @@ impl Sign {
     }
 }
 
-/// Exactly two decimals (`TKwotowy`).
-pub(crate) fn amount(a: Amount) -> String {
-    a.rescale(2).unwrap_or(a).to_string()
-}
-
-/// Up to eight decimals, at least two (`TKwotowy2`: unit prices).
-pub(crate) fn price(a: Amount) -> String {
-    let a = a.rescale_up(2).unwrap_or(a);
-    a.rescale_down(8).unwrap_or(a).to_string()
-}
+// `amount`: exactly two decimals (`TKwotowy`); `price`: up to eight decimals, at least
+// two (`TKwotowy2`: unit prices).
+pub(crate) use crate::decimal::{two as amount, two_to_eight as price};
 
 /// Up to six decimals (`TIlosci`: quantities, exchange rates).
 pub(crate) fn quantity(a: Amount) -> String {
@@ -34,14 +29,9 @@ pub(crate) fn quantity(a: Amount) -> String {
 
 /// The percent figure without trailing zeros: `23.0%` → `23`, `7.50%` → `7.5`.
 pub(crate) fn percent(p: Percentage) -> String {
-    let s = match p.percent_amount() {
-        Ok(a) => a.to_string(),
-        Err(_) => return p.to_string().trim_end_matches('%').to_string(),
-    };
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
+    match p.percent_amount() {
+        Ok(a) => without_trailing_zeros(a.to_string()),
+        Err(_) => p.to_string().trim_end_matches('%').to_string(),
     }
 }
 
