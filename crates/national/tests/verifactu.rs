@@ -226,32 +226,9 @@ fn every_example_and_variant_passes_the_schema_and_keeps_its_totals() {
 /// Leaf elements of the records as (path below the record, text), without the system and
 /// the signature.
 fn record_leaves(xml: &str) -> Vec<(String, String)> {
-    use quick_xml::Reader;
-    use quick_xml::events::Event;
-    let mut r = Reader::from_str(xml);
-    let mut path: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    loop {
-        match r.read_event().expect("well-formed XML") {
-            Event::Start(e) => path.push(String::from_utf8_lossy(e.local_name().as_ref()).into()),
-            Event::End(_) => {
-                path.pop();
-            }
-            Event::Text(t) => {
-                let text = t.decode().unwrap().trim().to_string();
-                let Some(at) = path.iter().position(|p| p.starts_with("Registro")) else {
-                    continue;
-                };
-                let skip = ["Signature", "SistemaInformatico"];
-                if !text.is_empty() && !path.iter().any(|p| skip.contains(&p.as_str())) {
-                    let text = quick_xml::escape::unescape(&text).unwrap().to_string();
-                    out.push((path[at + 1..].join("/"), text));
-                }
-            }
-            Event::Eof => return out,
-            _ => {}
-        }
-    }
+    common::leaves_below(xml, &["Signature", "SistemaInformatico"], |path| {
+        path.iter().position(|p| p.starts_with("Registro"))
+    })
 }
 
 #[test]

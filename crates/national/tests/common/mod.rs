@@ -58,20 +58,14 @@ pub fn built_examples(sub: &str, addon: &str) -> Vec<(PathBuf, Value)> {
 /// [`built_examples`] in the order the folders list them.
 pub fn built_examples_as_found(sub: &str, addon: &str) -> Vec<(PathBuf, Value)> {
     let mut out = Vec::new();
-    for dir in example_dirs() {
-        let Ok(files) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for f in files {
-            let path = f.unwrap().path();
-            let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let addons = &v["doc"]["$addons"];
-            if addons
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x == addon))
-            {
-                out.push((path, v));
-            }
+    for path in example_files(sub) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let addons = &v["doc"]["$addons"];
+        if addons
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x == addon))
+        {
+            out.push((path, v));
         }
     }
     out
@@ -81,24 +75,30 @@ pub fn built_examples_as_found(sub: &str, addon: &str) -> Vec<(PathBuf, Value)> 
 /// (name, envelope), by name.
 pub fn examples_built_by_folio(sub: &str) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    for path in example_files(sub) {
+        if path.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let env = gobl::builder::build(doc.get("doc").cloned().unwrap_or(doc))
+            .unwrap_or_else(|f| panic!("{}: {f:?}", path.display()));
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        out.push((name, env));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The files of every example folder's `sub`, folder by folder as listed (none from a
+/// folder without `sub`).
+pub fn example_files(sub: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
     for dir in example_dirs() {
         let Ok(files) = std::fs::read_dir(dir.join(sub)) else {
             continue;
         };
-        for f in files {
-            let path = f.unwrap().path();
-            if path.extension().is_none_or(|x| x != "json") {
-                continue;
-            }
-            let doc: Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let env = gobl::builder::build(doc.get("doc").cloned().unwrap_or(doc))
-                .unwrap_or_else(|f| panic!("{}: {f:?}", path.display()));
-            let name = path.file_stem().unwrap().to_string_lossy().to_string();
-            out.push((name, env));
-        }
+        out.extend(files.map(|f| f.unwrap().path()));
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -164,6 +164,17 @@ pub fn xsd_failures(format: &str, files: &[PathBuf]) -> Vec<String> {
 
 /// Leaf elements as (path below the root, text), outside any element named in `skip`.
 pub fn leaves(xml: &str, skip: &[&str]) -> Vec<(String, String)> {
+    leaves_below(xml, skip, |_| Some(0))
+}
+
+/// Leaf elements as (path below the element of their path `at` picks, by index, text),
+/// outside any element named in `skip`; those whose path `at` picks nothing in are left
+/// out.
+pub fn leaves_below(
+    xml: &str,
+    skip: &[&str],
+    at: impl Fn(&[String]) -> Option<usize>,
+) -> Vec<(String, String)> {
     let mut r = Reader::from_str(xml);
     let mut path: Vec<String> = Vec::new();
     let mut out = Vec::new();
@@ -175,9 +186,12 @@ pub fn leaves(xml: &str, skip: &[&str]) -> Vec<(String, String)> {
             }
             Event::Text(t) => {
                 let text = t.decode().unwrap().trim().to_string();
+                let Some(at) = at(&path) else {
+                    continue;
+                };
                 if !text.is_empty() && !path.iter().any(|p| skip.contains(&p.as_str())) {
                     let text = quick_xml::escape::unescape(&text).unwrap().to_string();
-                    out.push((path[1..].join("/"), text));
+                    out.push((path[at + 1..].join("/"), text));
                 }
             }
             Event::Eof => return out,
