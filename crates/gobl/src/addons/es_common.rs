@@ -132,18 +132,8 @@ pub(crate) fn each_combo_mut(doc: &mut Obj, mut f: impl FnMut(&mut Obj)) {
     }
 }
 
-/// The value of extension `key` in `o.ext`.
-pub(crate) fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    get(o, "ext")?.get(key)?.as_str()
-}
-
-/// Set extension `key` of `o.ext` to `code`, creating the map when needed.
-pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
-    let map = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
-    if let Some(m) = map.as_object_mut() {
-        m.insert(key.into(), Value::String(code.into()));
-    }
-}
+// The `ext` readers and writers are the AEAT add-ons' (one implementation for all of Spain's).
+pub(crate) use super::es_aeat::{delete as delete_ext, ext, set as set_ext};
 
 /// Set extension `key` to `code` unless it has a value already.
 pub(crate) fn set_ext_if_empty(o: &mut Obj, key: &str, code: &str) {
@@ -156,17 +146,6 @@ pub(crate) fn set_ext_if_empty(o: &mut Obj, key: &str, code: &str) {
 pub(crate) fn set_ext_one_of(o: &mut Obj, key: &str, code: &str, keep: &[&str]) {
     if !ext(o, key).is_some_and(|v| keep.contains(&v)) {
         set_ext(o, key, code);
-    }
-}
-
-/// Remove extension `key`, and the `ext` map when it is left empty.
-pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
-    let Some(Value::Object(m)) = get_mut(o, "ext") else {
-        return;
-    };
-    m.remove(key);
-    if m.is_empty() {
-        o.remove("ext");
     }
 }
 

@@ -29,7 +29,9 @@ pub use payment::{
     Advance, Card, CreditTransfer, DirectDebit, DueDate, Instructions, Online, Payment, Terms,
 };
 pub use refs::{Delivery, DocumentRef, Ordering, Stamp};
-pub use totals::{CategoryTotal, Charge, Discount, RateSurcharge, RateTotal, TaxTotal, Totals};
+pub use totals::{
+    Adjustment, CategoryTotal, Charge, Discount, RateSurcharge, RateTotal, TaxTotal, Totals,
+};
 
 /// Extension codes: key → code (`it-sdi-exempt` → `N2.2`).
 pub type Ext = BTreeMap<String, String>;

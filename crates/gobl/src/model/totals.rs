@@ -6,14 +6,15 @@ use super::Ext;
 use super::line::TaxCombo;
 use crate::num::{Amount, Percentage};
 
-/// A discount of the whole document (`bill.Discount`).
+/// A discount or a charge of the whole document (`bill.Discount`, `bill.Charge`: the same
+/// members; a charge's are fund contributions, stamp duty, …).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default)]
-pub struct Discount {
+pub struct Adjustment {
     /// Position, from 1.
     #[serde(rename = "i")]
     pub index: u32,
-    /// Key from a list.
+    /// Key from a list (`stamp-duty`, `fund-contribution`, …).
     pub key: Option<String>,
     /// Code.
     pub code: Option<String>,
@@ -23,41 +24,21 @@ pub struct Discount {
     pub base: Option<Amount>,
     /// Percentage of the base.
     pub percent: Option<Percentage>,
-    /// The amount off.
+    /// The amount off (discount) or added (charge).
     pub amount: Amount,
-    /// Taxes of the discount.
+    /// Taxes of the adjustment.
     pub taxes: Vec<TaxCombo>,
     /// Extension codes.
     pub ext: Ext,
 }
 
-/// A charge on the whole document (`bill.Charge`): fund contributions, stamp duty, …
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct Charge {
-    /// Position, from 1.
-    #[serde(rename = "i")]
-    pub index: u32,
-    /// Key from a list (`stamp-duty`, `fund-contribution`).
-    pub key: Option<String>,
-    /// Code.
-    pub code: Option<String>,
-    /// Why.
-    pub reason: Option<String>,
-    /// The base the percentage applies to (default: the lines' sum).
-    pub base: Option<Amount>,
-    /// Percentage of the base.
-    pub percent: Option<Percentage>,
-    /// The amount added.
-    pub amount: Amount,
-    /// Taxes of the charge.
-    pub taxes: Vec<TaxCombo>,
-    /// Extension codes.
-    pub ext: Ext,
-}
+/// A discount of the whole document.
+pub type Discount = Adjustment;
+/// A charge on the whole document.
+pub type Charge = Adjustment;
 
-impl Charge {
-    /// Whether the charge has this key; keys may be combined with `+`.
+impl Adjustment {
+    /// Whether the adjustment has this key; keys may be combined with `+`.
     pub fn has_key(&self, key: &str) -> bool {
         self.key
             .as_deref()
