@@ -13,6 +13,9 @@ use gobl::builder::{BuildOptions, build_with, parse_input};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
+mod common;
+use common::diff;
+
 const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 /// Examples (`<cc>/<file>`) that do not build to the reference's output yet, and why.
@@ -20,40 +23,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples")
-}
-
-/// Differences between two JSON values, as `path: expected → got` lines.
-fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
-    match (want, got) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in a {
-                match b.get(k) {
-                    Some(w) => diff(&format!("{path}.{k}"), v, w, out),
-                    None => out.push(format!("{path}.{k}: missing (want {})", short(v))),
-                }
-            }
-            for (k, v) in b {
-                if !a.contains_key(k) {
-                    out.push(format!("{path}.{k}: unexpected {}", short(v)));
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                diff(&format!("{path}[{i}]"), x, y, out);
-            }
-        }
-        _ if want == got => {}
-        _ => out.push(format!("{path}: want {} got {}", short(want), short(got))),
-    }
-}
-
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    match s.char_indices().nth(120) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s,
-    }
 }
 
 /// One example: its input and the reference's output.

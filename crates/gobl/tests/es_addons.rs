@@ -5,6 +5,9 @@ use std::path::Path;
 use gobl::builder::{BuildOptions, build_with, parse_input};
 use serde_json::{Value, json};
 
+mod common;
+use common::diff;
+
 /// A Spanish invoice under `addon`, with one line of `taxes`.
 fn invoice(addon: &str, taxes: Value) -> Value {
     json!({
@@ -360,31 +363,6 @@ fn es_example_differences() {
         for p in problems.iter().take(12) {
             println!("    {p}");
         }
-    }
-}
-
-fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
-    match (want, got) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in a {
-                match b.get(k) {
-                    Some(w) => diff(&format!("{path}.{k}"), v, w, out),
-                    None => out.push(format!("{path}.{k}: missing (want {v})")),
-                }
-            }
-            for (k, v) in b {
-                if !a.contains_key(k) {
-                    out.push(format!("{path}.{k}: unexpected {v}"));
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                diff(&format!("{path}[{i}]"), x, y, out);
-            }
-        }
-        _ if want == got => {}
-        _ => out.push(format!("{path}: want {want} got {got}")),
     }
 }
 

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use gobl::builder::{BuildOptions, build_with, parse_input};
 use serde_json::{Value, json};
 
+mod common;
+use common::diff;
+
 const FIXED_UUID: &str = "8a51fd30-2a27-11ee-be56-0242ac120002";
 
 /// Folders of examples: the shared half and, when given, the reference's full set.
@@ -38,31 +41,6 @@ fn italian_examples(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
             out.is_file().then_some((f, out))
         })
         .collect()
-}
-
-fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
-    match (want, got) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in a {
-                match b.get(k) {
-                    Some(w) => diff(&format!("{path}.{k}"), v, w, out),
-                    None => out.push(format!("{path}.{k}: missing (want {v})")),
-                }
-            }
-            for (k, v) in b {
-                if !a.contains_key(k) {
-                    out.push(format!("{path}.{k}: unexpected {v}"));
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                diff(&format!("{path}[{i}]"), x, y, out);
-            }
-        }
-        _ if want == got => {}
-        _ => out.push(format!("{path}: want {want} got {got}")),
-    }
 }
 
 /// Every Italian example builds to the reference's output and validates without faults.
