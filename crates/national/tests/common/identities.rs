@@ -87,3 +87,57 @@ pub fn make(dir: &Path, name: &str, spec: Spec) -> PathBuf {
     openssl(&export);
     p12
 }
+
+/// The kit's verdict on signed files: XSD and the signature checked against `p12`
+/// (password [`PASSWORD`]), as written (no whitespace stripped). One report per file.
+pub fn verify(format: &str, files: &[PathBuf], p12: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new("python3")
+        .arg(super::kit().join("validate.py"))
+        .args(["--format", format, "--json", "--verify-signature"])
+        .arg(p12)
+        .args(["--password", PASSWORD])
+        .args(files)
+        .output()
+        .expect("python3 runs");
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "validate.py gave no JSON: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let reports = reports.as_array().unwrap().clone();
+    assert_eq!(reports.len(), files.len());
+    reports
+}
+
+/// The reports of [`verify`] whose file is not valid with an intact signature, as
+/// `file: signature error, XSD errors`.
+pub fn not_verified(reports: &[serde_json::Value]) -> Vec<String> {
+    reports
+        .iter()
+        .filter(|r| r["ok"] != true || r["signature"] != true)
+        .map(|r| {
+            format!(
+                "{}: signature {} {}, xsd {}",
+                r["file"], r["signature"], r["signature_error"], r["xsd_errors"]
+            )
+        })
+        .collect()
+}
+
+/// The kit's signature check of files of any format (or none): one report per file, its
+/// `signature` true, false or "absent".
+pub fn verify_any(files: &[PathBuf], p12: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new("python3")
+        .arg(super::kit().join("validate.py"))
+        .args(["--json", "--verify-signature"])
+        .arg(p12)
+        .args(["--password", PASSWORD])
+        .args(files)
+        .output()
+        .expect("python3 runs");
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reports = reports.as_array().unwrap().clone();
+    assert_eq!(reports.len(), files.len());
+    reports
+}

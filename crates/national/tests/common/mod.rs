@@ -104,6 +104,15 @@ pub fn example_files(sub: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The envelope with a Spanish address for its customer (Facturae requires one; the
+/// consumer examples lack it).
+pub fn with_customer_address(env: &Value) -> Value {
+    let mut env = env.clone();
+    env["doc"]["customer"]["addresses"] = serde_json::json!([{"street": "Calle Mayor",
+        "num": "1", "code": "28013", "locality": "Madrid", "region": "Madrid", "country": "ES"}]);
+    env
+}
+
 /// A scratch folder of one test, removed when dropped.
 pub struct Scratch(pub PathBuf);
 
