@@ -10,5 +10,6 @@ pub mod fatturapa;
 pub mod ksef;
 #[cfg(test)]
 mod test_support;
+pub mod ticketbai;
 pub mod verifactu;
 mod xml;
