@@ -257,9 +257,22 @@ impl Draft {
     /// The ticket of this draft once signed: `signed_xml` is the draft with its
     /// `ds:Signature` appended, whose `SignatureValue` gives the identifier and the link.
     pub fn complete(self, signed_xml: String) -> Result<Ticket, Error> {
+        let f = &self.facts;
+        let read = chain::link(&signed_xml)
+            .ok_or_else(|| Error::Signature("no ds:SignatureValue in the signed file".into()))?;
+        if (
+            read.series.as_str(),
+            read.number.as_str(),
+            read.issue_date.as_str(),
+        ) != (f.series.as_str(), f.number.as_str(), f.issue_date.as_str())
+        {
+            return Err(Error::Signature(format!(
+                "the signed file is invoice {} {} of {}, not this draft's",
+                read.series, read.number, read.issue_date
+            )));
+        }
         let value = chain::signature_value(&signed_xml)
             .ok_or_else(|| Error::Signature("no ds:SignatureValue in the signed file".into()))?;
-        let f = &self.facts;
         let tbai_id = code::tbai_id(&f.nif, &f.issue_date, &value)?;
         let qr_url = code::qr_url(self.region, &tbai_id, &f.series, &f.number, &f.total);
         let link = ChainLink {

@@ -262,6 +262,9 @@ fn completing_a_signed_file_gives_the_identifier_and_the_link() {
     let unsigned = write(&invoice(|_| {})).unwrap();
     let xml = unsigned.xml.clone();
     assert!(matches!(unsigned.complete(xml), Err(Error::Signature(_))));
+    let other = write(&invoice(|d| d["code"] = json!("002"))).unwrap();
+    let e = other.complete(t.xml.clone()).unwrap_err();
+    assert!(e.to_string().contains("not this draft's"), "{e}");
 }
 
 #[test]
