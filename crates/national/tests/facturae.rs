@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{Scratch, differences};
+use common::{Scratch, differences, with_customer_address};
 use folio_national::facturae::{self, Options};
 use gobl::model::Invoice;
 use serde_json::{Value, json};
@@ -160,14 +160,6 @@ fn rebuilt_by_folio_the_golden_invoices_give_the_same_values() {
     }
     failures.extend(invalid(&files));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// The envelope with a Spanish address for its customer.
-fn with_customer_address(env: &Value) -> Value {
-    let mut env = env.clone();
-    env["doc"]["customer"]["addresses"] = json!([{"street": "Calle Mayor", "num": "1",
-        "code": "28013", "locality": "Madrid", "region": "Madrid", "country": "ES"}]);
-    env
 }
 
 /// Texts of every element with this path suffix, in order.

@@ -1,5 +1,6 @@
 //! Facturae 3.2.2 (Spain's invoice format for the public sector, FACe) written from a
-//! built GOBL invoice with the `es-facturae-v3` add-on, unsigned.
+//! built GOBL invoice with the `es-facturae-v3` add-on, unsigned ([`from_envelope`]) or
+//! signed XAdES-EPES under Facturae's signature policy ([`from_envelope_signed`]).
 //!
 //! One invoice per file (`Modality` `I`): the file header with the batch totals, the
 //! parties (`parties`: seller and buyer, legal entity or individual from the kind of tax
@@ -16,7 +17,10 @@ mod invert;
 mod items;
 mod parties;
 mod payment;
+mod signed;
 mod taxes;
+
+pub use signed::from_envelope_signed;
 
 use gobl::model::{Invoice, Party, ReadError, without_included_taxes};
 use serde_json::Value;
@@ -50,6 +54,9 @@ pub enum Error {
     /// The invoice uses something this writer does not support.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// The written file could not be signed.
+    #[error("signing: {0}")]
+    Sign(#[from] crate::sign::SignError),
 }
 
 /// Write the Facturae XML of a built envelope (or bare built invoice).

@@ -5,6 +5,8 @@
 // Each test binary uses only part of this module.
 #![allow(dead_code)]
 
+pub mod identities;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -100,6 +102,15 @@ pub fn example_files(sub: &str) -> Vec<PathBuf> {
         out.extend(files.map(|f| f.unwrap().path()));
     }
     out
+}
+
+/// The envelope with a Spanish address for its customer (Facturae requires one; the
+/// consumer examples lack it).
+pub fn with_customer_address(env: &Value) -> Value {
+    let mut env = env.clone();
+    env["doc"]["customer"]["addresses"] = serde_json::json!([{"street": "Calle Mayor",
+        "num": "1", "code": "28013", "locality": "Madrid", "region": "Madrid", "country": "ES"}]);
+    env
 }
 
 /// A scratch folder of one test, removed when dropped.
