@@ -2,9 +2,11 @@
 //! (`../shared/gobl/examples/es/*tbai*`, and the folder `GOBL_EXTRA_EXAMPLES` names), built
 //! by folio's builder, and from invoices with the same content as the reference converter's
 //! test data (`invopop/gobl.ticketbai` `test/data`, read by hand: the business values below
-//! are what the reference writes for that input). Each file passes the official XSD but
-//! for its signature, which the schema requires and the signer adds; its business values
-//! are the invoice's.
+//! are what the reference writes for that input). Signed by an identity the test makes with
+//! the openssl CLI, each file passes the official XSD and the kit's signature check as
+//! written (a draft fails the XSD on the missing signature only); its business values are
+//! the reference's. Three invoices of one issuer form a chain, and the TBAI identifier and
+//! the QR URL carry CRC-8s that recompute.
 
 mod common;
 
@@ -12,10 +14,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use folio_national::ticketbai::{self, Draft, Error, IssuerRole, Options, Region, Software};
-use serde_json::{Value, json};
-
+use common::identities::{self, PASSWORD, Spec};
 use common::{Scratch, example_dirs, leaves};
+use folio_national::sign::{self, Identity};
+use folio_national::ticketbai::{
+    self, ChainLink, Error, IssuerRole, Options, Region, Software, Ticket, code,
+};
+use serde_json::{Value, json};
 
 /// The moment of issue of every file here (05:00 in Bilbao), as the reference's tests.
 const ISSUED: &str = "2022-02-01T04:00:00Z";
@@ -65,9 +70,22 @@ fn build(doc: Value) -> Value {
     gobl::builder::build(doc).unwrap_or_else(|f| panic!("builds: {f:?}"))
 }
 
-fn write(name: &str, env: &Value) -> Draft {
-    ticketbai::draft_from_envelope(env, None, issued(), &options())
+/// A signing identity made with openssl in the scratch folder: (identity, its PKCS#12).
+fn identity(scratch: &Scratch) -> (Identity, PathBuf) {
+    let p12 = identities::make(&scratch.0, "issuer", Spec::default());
+    let id = Identity::from_pkcs12(&std::fs::read(&p12).unwrap(), PASSWORD, Utc::now()).unwrap();
+    (id, p12)
+}
+
+/// The signed file of an envelope, first of its chain.
+fn write(name: &str, env: &Value, id: &Identity) -> Ticket {
+    ticketbai::from_envelope_signed(env, None, issued(), &options(), id)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The files that fail the XSD or the signature check against `p12`.
+fn not_verified(files: &[PathBuf], p12: &std::path::Path) -> Vec<String> {
+    identities::not_verified(&identities::verify("ticketbai", files, p12))
 }
 
 /// The texts of the leaves whose path below the root ends with `suffix`, in order.
@@ -155,27 +173,63 @@ const EXAMPLES: &[(&str, Region, Expected)] = &[
 ];
 
 #[test]
-fn every_example_passes_the_schema_but_for_its_signature_and_keeps_its_values() {
+fn every_example_signed_passes_the_schema_and_the_signature_check_and_keeps_its_values() {
     let examples = examples();
     assert!(examples.len() >= 4, "only {} examples", examples.len());
     let scratch = Scratch::new("ticketbai", "examples");
+    let (id, p12) = identity(&scratch);
     let mut files = Vec::new();
     let mut failures = Vec::new();
     for (name, env) in &examples {
-        let d = write(name, env);
+        let t = write(name, env, &id);
         match EXAMPLES.iter().find(|(n, _, _)| n == name) {
             Some((_, region, expected)) => {
-                if d.region != *region {
-                    failures.push(format!("{name}: region {:?}", d.region));
+                if t.region != *region {
+                    failures.push(format!("{name}: region {:?}", t.region));
                 }
-                check(name, &d.xml, expected, &mut failures);
+                let policy = match region {
+                    Region::Araba => &sign::TICKETBAI_ARABA,
+                    Region::Bizkaia => &sign::TICKETBAI_BIZKAIA,
+                    Region::Gipuzkoa => &sign::TICKETBAI_GIPUZKOA,
+                };
+                let signed_under = format!("<xades:Identifier>{}<", policy.identifier);
+                if !t.xml.contains(&signed_under) || !t.xml.contains(policy.digest) {
+                    failures.push(format!("{name}: not signed under {region:?}'s policy"));
+                }
+                if !t.xml.contains("<xades:ClaimedRole>Supplier<") {
+                    failures.push(format!("{name}: no Supplier role"));
+                }
+                check(name, &t.xml, expected, &mut failures);
             }
             None => failures.push(format!("{name}: no expected values")),
         }
-        files.push(scratch.write(name, &d.xml));
+        files.push(scratch.write(name, &t.xml));
     }
-    failures.extend(xsd_errors_but_the_signature(&files));
+    failures.extend(not_verified(&files, &p12));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A copy changed after signing fails the check.
+    let signed = std::fs::read_to_string(&files[0]).unwrap();
+    let total = format!(
+        "<ImporteTotalFactura>{}<",
+        at(&signed, "ImporteTotalFactura")[0]
+    );
+    let changed = signed.replace(&total, "<ImporteTotalFactura>1.00<");
+    assert_ne!(changed, signed);
+    let changed = scratch.write("changed", &changed);
+    assert_eq!(not_verified(&[changed], &p12).len(), 1);
+}
+
+#[test]
+fn a_draft_fails_the_schema_on_its_missing_signature_only() {
+    let scratch = Scratch::new("ticketbai", "drafts");
+    let mut files = Vec::new();
+    for (name, env) in examples() {
+        let d = ticketbai::draft_from_envelope(&env, None, issued(), &options()).unwrap();
+        assert!(!d.xml.contains("Signature>"), "{name}");
+        files.push(scratch.write(&name, &d.xml));
+    }
+    let bad = xsd_errors_but_the_signature(&files);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 /// The reference's supplier (a public test identity of Izenpe).
@@ -337,16 +391,107 @@ const REFERENCE_COMMON: Expected = &[
 #[test]
 fn the_reference_test_invoices_give_the_reference_business_values() {
     let scratch = Scratch::new("ticketbai", "reference");
+    let (id, p12) = identity(&scratch);
     let mut files = Vec::new();
     let mut failures = Vec::new();
     for (name, env, expected) in reference_cases() {
-        let d = write(name, &env);
-        check(name, &d.xml, REFERENCE_COMMON, &mut failures);
-        check(name, &d.xml, expected, &mut failures);
-        files.push(scratch.write(name, &d.xml));
+        let t = write(name, &env, &id);
+        check(name, &t.xml, REFERENCE_COMMON, &mut failures);
+        check(name, &t.xml, expected, &mut failures);
+        files.push(scratch.write(name, &t.xml));
     }
-    failures.extend(xsd_errors_but_the_signature(&files));
+    failures.extend(not_verified(&files, &p12));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The issuer's next invoice: the first example with another number.
+fn numbered(env: &Value, code: &str) -> Value {
+    let mut doc = env["doc"].clone();
+    doc["code"] = json!(code);
+    doc.as_object_mut().unwrap().remove("totals");
+    build(doc)
+}
+
+#[test]
+fn three_invoices_form_a_chain() {
+    let scratch = Scratch::new("ticketbai", "chain");
+    let (id, p12) = identity(&scratch);
+    let (_, first) = examples().remove(0);
+    let mut previous: Option<ChainLink> = None;
+    let mut files = Vec::new();
+    for (i, code) in ["0101", "0102", "0103"].into_iter().enumerate() {
+        let env = numbered(&first, code);
+        let at = issued() + chrono::Duration::minutes(i as i64);
+        let t =
+            ticketbai::from_envelope_signed(&env, previous.as_ref(), at, &options(), &id).unwrap();
+        match &previous {
+            None => assert!(at_path(&t.xml, "NumFacturaAnterior").is_empty()),
+            Some(p) => {
+                let named = [
+                    "SerieFacturaAnterior",
+                    "NumFacturaAnterior",
+                    "FechaExpedicionFacturaAnterior",
+                    "SignatureValueFirmaFacturaAnterior",
+                ]
+                .map(|n| at_path(&t.xml, n).concat());
+                let link = [&p.series, &p.number, &p.issue_date, &p.signature].map(String::clone);
+                assert_eq!(named, link, "{code} names the previous invoice");
+            }
+        }
+        let value = sign::signature_value(&t.xml).unwrap();
+        assert_eq!(t.link.number, code);
+        assert_eq!(
+            t.link.signature,
+            value.chars().take(100).collect::<String>()
+        );
+        assert_eq!(t.link.signature.len(), 100);
+        assert_eq!(ChainLink::from_ticket_xml(&t.xml).as_ref(), Some(&t.link));
+        files.push(scratch.write(code, &t.xml));
+        previous = Some(t.link);
+    }
+    let bad = not_verified(&files, &p12);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn at_path(xml: &str, name: &str) -> Vec<String> {
+    at(xml, &format!("EncadenamientoFacturaAnterior/{name}"))
+}
+
+#[test]
+fn the_identifier_and_the_qr_url_carry_crcs_that_recompute() {
+    let scratch = Scratch::new("ticketbai", "codes");
+    let (id, _) = identity(&scratch);
+    for (name, env) in examples() {
+        let t = write(&name, &env, &id);
+        let value = sign::signature_value(&t.xml).unwrap();
+        let nif = &at(&t.xml, "Emisor/NIF")[0];
+        let (head, crc) = t.tbai_id.rsplit_once('-').unwrap();
+        assert_eq!(
+            head,
+            format!("TBAI-{nif}-010222-{}", &value[..13]),
+            "{name}"
+        );
+        assert_eq!(
+            crc,
+            format!("{:03}", code::crc8(format!("{head}-").as_bytes()))
+        );
+        assert_eq!(t.tbai_id.len(), 39);
+        let host = match t.region {
+            Region::Araba => "https://ticketbai.araba.eus/tbai/qrtbai/?id=",
+            Region::Bizkaia => "https://batuz.eus/QRTBAI/?id=",
+            Region::Gipuzkoa => "https://tbai.egoitza.gipuzkoa.eus/qr/?id=",
+        };
+        assert!(t.qr_url.starts_with(host), "{name}: {}", t.qr_url);
+        let (url, cr) = t.qr_url.rsplit_once("&cr=").unwrap();
+        assert_eq!(cr, format!("{:03}", code::crc8(url.as_bytes())), "{name}");
+        let total = &at(&t.xml, "ImporteTotalFactura")[0];
+        let number = &at(&t.xml, "CabeceraFactura/NumFactura")[0];
+        assert!(
+            url.ends_with(&format!("&nf={number}&i={total}")),
+            "{name}: {url}"
+        );
+        assert!(url.contains(&t.tbai_id.replace('+', "%2B").replace('/', "%2F")));
+    }
 }
 
 #[test]

@@ -7,10 +7,11 @@
 //! previous invoice's [`ChainLink`] (none for the first of the issuer's chain), the moment
 //! of issue and the [`Options`], and gives a [`Draft`]: the document without its
 //! `ds:Signature`, which the official schema requires, so a draft is not a valid file on
-//! its own. The draft is signed by the issuer's identity (enveloped, appended as the last
-//! child of `TicketBai`); [`Draft::complete`] reads the signature value back from the
-//! signed file and gives the [`Ticket`]: the file, the TBAI identifier, the QR URL and the
-//! new [`ChainLink`], to keep as the issuer's chain head.
+//! its own. [`Draft::sign`] signs it XAdES-EPES by the issuer's identity under the
+//! province's policy (enveloped, the last child of `TicketBai`) and reads the signature
+//! value back ([`Draft::complete`], for a file signed elsewhere) into the [`Ticket`]: the
+//! file, the TBAI identifier, the QR URL and the new [`ChainLink`], to keep as the
+//! issuer's chain head. [`from_envelope_signed`] does both at once.
 //!
 //! As the reference converter (`invopop/gobl.ticketbai`) does, the issue date and time
 //! (`FechaExpedicionFactura`, `HoraExpedicionFactura`) are the moment of issue given, in
@@ -40,6 +41,7 @@ use chrono::{DateTime, Utc};
 use gobl::model::{Invoice, ReadError, without_included_taxes};
 use serde_json::Value;
 
+use crate::sign::{self, Identity, Policy, XadesOptions};
 use crate::xml::Xml;
 
 pub use region::Region;
@@ -253,7 +255,32 @@ pub fn draft(
     })
 }
 
+/// Write and sign the TicketBAI file of a built envelope in one go: [`draft_from_envelope`],
+/// then [`Draft::sign`] by `identity` at the moment of issue.
+pub fn from_envelope_signed(
+    envelope: &Value,
+    previous: Option<&ChainLink>,
+    issued_at: DateTime<Utc>,
+    opts: &Options,
+    identity: &Identity,
+) -> Result<Ticket, Error> {
+    draft_from_envelope(envelope, previous, issued_at, opts)?.sign(identity, issued_at)
+}
+
 impl Draft {
+    /// Sign the draft XAdES-EPES (enveloped) by `identity` under its province's policy, in
+    /// the issuer's role, at `signing_time`, and complete it.
+    pub fn sign(self, identity: &Identity, signing_time: DateTime<Utc>) -> Result<Ticket, Error> {
+        let opts = XadesOptions {
+            policy: policy(self.region),
+            signing_time,
+            role: Some(self.role.signer_role()),
+        };
+        let signed = sign::sign_enveloped(&self.xml, identity, &opts)
+            .map_err(|e| Error::Signature(e.to_string()))?;
+        self.complete(signed)
+    }
+
     /// The ticket of this draft once signed: `signed_xml` is the draft with its
     /// `ds:Signature` appended, whose `SignatureValue` gives the identifier and the link.
     pub fn complete(self, signed_xml: String) -> Result<Ticket, Error> {
@@ -288,6 +315,15 @@ impl Draft {
             qr_url,
             link,
         })
+    }
+}
+
+/// The signature policy of each province.
+fn policy(region: Region) -> &'static Policy {
+    match region {
+        Region::Araba => &sign::TICKETBAI_ARABA,
+        Region::Bizkaia => &sign::TICKETBAI_BIZKAIA,
+        Region::Gipuzkoa => &sign::TICKETBAI_GIPUZKOA,
     }
 }
 
