@@ -13,5 +13,6 @@ pub mod ksef;
 pub mod sign;
 #[cfg(test)]
 mod test_support;
+pub mod ticketbai;
 pub mod verifactu;
 mod xml;
