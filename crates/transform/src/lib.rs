@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 pub mod actions;
+mod chains;
 pub mod config;
 mod db;
 pub mod engine;

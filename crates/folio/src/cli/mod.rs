@@ -7,7 +7,6 @@ use clap::{Parser, Subcommand};
 use crate::config::{ServeArgs, StorageArgs};
 
 mod convert;
-mod convert_pdf;
 pub mod gobl;
 mod openapi;
 mod serve;

@@ -8,6 +8,8 @@ mod cli;
 mod convert_cli;
 mod errors;
 mod gobl_cli;
+mod national_cli;
+mod national_kit;
 mod ops;
 mod pdf_cli;
 mod sequence;

@@ -105,7 +105,7 @@ fn pec(customer: &Party) -> Option<&str> {
     inbox.email.as_deref().or(inbox.code.as_deref())
 }
 
-fn supplier_id(s: &Party) -> Result<(String, String), Error> {
+pub(super) fn supplier_id(s: &Party) -> Result<(String, String), Error> {
     s.tax_id
         .as_ref()
         .and_then(fiscal_id)

@@ -89,6 +89,19 @@ pub fn from_envelope(envelope: &Value, opts: &Options) -> Result<String, Error> 
     write(&inv, &progressive, opts)
 }
 
+/// The name SDI expects for the file of a built envelope: the transmitter's country and
+/// code, `_`, and the first five characters of the file's progressive number.
+pub fn file_name(envelope: &Value, opts: &Options) -> Result<String, Error> {
+    let inv = Invoice::from_value(envelope)?;
+    let (country, code) = match &opts.transmitter {
+        Some(t) => (t.country.clone(), t.code.clone()),
+        None => header::supplier_id(&inv.supplier)?,
+    };
+    let progressive = progressive_number(head_uuid(envelope), &inv);
+    let short: String = progressive.chars().take(5).collect();
+    Ok(format!("{country}{code}_{short}.xml"))
+}
+
 /// Write the FatturaPA XML of a built invoice whose prices do not include taxes.
 /// `progressive` is the file's `ProgressivoInvio` (1–10 letters or digits).
 pub fn write(inv: &Invoice, progressive: &str, opts: &Options) -> Result<String, Error> {

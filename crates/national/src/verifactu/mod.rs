@@ -132,6 +132,44 @@ pub(crate) struct InvoiceId {
     pub issue_date: String,
 }
 
+/// A built invoice read for its issue record, before its place in the chain is known: its
+/// issuer says which chain to take the previous link from (and to lock, for a caller that
+/// keeps chains), then [`Issue::record`] writes the record.
+#[derive(Debug, Clone)]
+pub struct Issue {
+    inv: Invoice,
+    issuer: String,
+}
+
+impl Issue {
+    /// Read a built envelope (or bare built invoice).
+    pub fn from_envelope(envelope: &Value) -> Result<Issue, Error> {
+        let inv = Invoice::from_value(envelope)?;
+        let issuer = invoice_id(&inv)?.issuer;
+        Ok(Issue { inv, issuer })
+    }
+
+    /// The issuer's NIF: the chain the record belongs to.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The issuer's name, as the invoice gives it.
+    pub fn issuer_name(&self) -> &str {
+        self.inv.supplier.name.as_deref().unwrap_or_default()
+    }
+
+    /// Write the issue record, chained to `previous` ([`record`]).
+    pub fn record(
+        &self,
+        previous: Option<&ChainLink>,
+        generated_at: DateTime<Utc>,
+        opts: &Options,
+    ) -> Result<Record, Error> {
+        record(&self.inv, previous, generated_at, opts)
+    }
+}
+
 /// Write the issue record of a built envelope (or bare built invoice).
 pub fn record_from_envelope(
     envelope: &Value,

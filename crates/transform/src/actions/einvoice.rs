@@ -11,12 +11,13 @@
 
 use folio_api::FieldError;
 use folio_einvoice::{Finding, Format, Generated, Imported, Severity, Syntax};
-use folio_silo::{Entry, FileInfo, NewEnvelope, NewFile, SiloError};
+use folio_silo::{FileInfo, NewFile};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
+use super::received::{self, Source, Wanted};
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
 
 /// Files written by the generate actions share this category; with the syntax as `key`, a
 /// later run replaces the earlier file (which stays downloadable by its id).
@@ -169,14 +170,29 @@ impl Carrier {
         }
     }
 
-    /// Whether an attachment is one this carrier reads, when the step names none.
-    fn reads(self, file: &FileInfo) -> bool {
-        let (mime, name) = (file.mime.as_str(), file.name.to_ascii_lowercase());
+    /// The file this carrier reads: the one named in the step's config, else the first
+    /// XML (or PDF) attachment.
+    fn wanted(self, name: Option<&str>) -> Wanted<'_> {
         match self {
-            Carrier::Xml(_) => mime.contains("xml") || name.ends_with(".xml"),
-            Carrier::Pdf => mime == "application/pdf" || name.ends_with(".pdf"),
+            Carrier::Xml(_) => Wanted {
+                name,
+                reads: is_xml,
+                what: "XML file",
+            },
+            Carrier::Pdf => Wanted {
+                name,
+                reads: |f| {
+                    f.mime == "application/pdf" || f.name.to_ascii_lowercase().ends_with(".pdf")
+                },
+                what: "PDF file",
+            },
         }
     }
+}
+
+/// Whether an attachment is XML, by its media type or name.
+pub(super) fn is_xml(file: &FileInfo) -> bool {
+    file.mime.contains("xml") || file.name.to_ascii_lowercase().ends_with(".xml")
 }
 
 /// `ubl.import`, `cii.import` and `cii.pdf.import`.
@@ -201,7 +217,8 @@ impl Action for Import {
             Ok(c) => c,
             Err(o) => return o,
         };
-        let (name, xml) = match source(cx, self.0, config.file.as_deref()).await {
+        let wanted = self.0.wanted(config.file.as_deref());
+        let (name, xml) = match received::source(cx, &wanted).await {
             Ok(found) => found,
             Err(o) => return o,
         };
@@ -209,7 +226,17 @@ impl Action for Import {
             Ok(imported) => imported,
             Err(o) => return o,
         };
-        let entry = match self.store(cx, &name, xml, &imported).await {
+        let source = Source {
+            name: name.clone(),
+            bytes: xml,
+            mime: match self.0 {
+                Carrier::Xml(_) => "application/xml",
+                Carrier::Pdf => "application/pdf",
+            },
+            key: self.0.key(),
+        };
+        let doc = imported.envelope["doc"].to_string();
+        let entry = match received::store(cx, 0, doc, &source).await {
             Ok(entry) => entry,
             Err(o) => return o,
         };
@@ -244,52 +271,6 @@ impl Import {
             Err(e) => Err(Outcome::Err(Report::new("internal", e.to_string()), None)),
         }
     }
-
-    /// Stores the imported document as a new envelope (its id derives from the intent, so a
-    /// re-run finds it) with the source file attached.
-    async fn store(
-        &self,
-        cx: &StepCx<'_>,
-        name: &str,
-        source: Vec<u8>,
-        imported: &Imported,
-    ) -> Result<Entry, Outcome> {
-        let new_id = Uuid::new_v5(&cx.intent_id, b"import");
-        // the bare document: the silo envelopes it under the new id, as for any stored document
-        let new = NewEnvelope {
-            id: Some(new_id),
-            data: imported.envelope["doc"].to_string(),
-            allow_invalid: true,
-            ..NewEnvelope::default()
-        };
-        let silo = cx.transform.silo();
-        let entry = match silo.create(cx.scope(), new).await {
-            Ok(e) => e,
-            // a re-run after a crash: the envelope is already there
-            Err(SiloError::Conflict(_)) => {
-                silo.get(cx.scope(), new_id).await.map_err(silo_outcome)?
-            }
-            Err(e) => return Err(silo_outcome(e)),
-        };
-        let mime = match self.0 {
-            Carrier::Xml(_) => "application/xml",
-            Carrier::Pdf => "application/pdf",
-        };
-        let source_file = NewFile {
-            name: name.to_owned(),
-            bytes: source,
-            mime: Some(mime.into()),
-            desc: Some("the e-invoice this envelope was imported from".into()),
-            key: Some(self.0.key().into()),
-            category: Some(CATEGORY.into()),
-            meta: None,
-        };
-        let file_id = Uuid::new_v5(&cx.intent_id, b"source");
-        silo.put_file(cx.scope(), entry.id, file_id, source_file)
-            .await
-            .map_err(silo_outcome)?;
-        Ok(entry)
-    }
 }
 
 /// What an import step says: the new envelope, the file read, what the reader could not map.
@@ -312,68 +293,6 @@ fn imported_report(name: String, entry_id: Uuid, imported: &Imported) -> Report 
         report.args.insert("notes".into(), summary(&imported.notes));
     }
     report
-}
-
-/// The XML to import: with an envelope, its attachment named `wanted`, else its first XML
-/// attachment; without one, the XML the job was given as `data`.
-async fn source(
-    cx: &StepCx<'_>,
-    carrier: Carrier,
-    wanted: Option<&str>,
-) -> Result<(String, Vec<u8>), Outcome> {
-    if let Some(envelope_id) = cx.silo_entry_id {
-        return attached(cx, envelope_id, carrier, wanted).await;
-    }
-    match cx.transform.job_input(cx.scope(), cx.job_id).await {
-        Ok(Some(xml)) => Ok((INPUT_NAME.to_string(), xml.into_bytes())),
-        Ok(None) => Err(Outcome::Ko(Report::new(
-            "no-input",
-            "this step needs an envelope with an XML file, or a job given the XML as data",
-        ))),
-        Err(e) => Err(Outcome::Err(Report::new("storage", e.to_string()), None)),
-    }
-}
-
-/// The file name kept for XML given as job `data`.
-const INPUT_NAME: &str = "einvoice.xml";
-
-/// The attachment named `wanted`, else the envelope's first attachment the carrier reads.
-async fn attached(
-    cx: &StepCx<'_>,
-    envelope_id: Uuid,
-    carrier: Carrier,
-    wanted: Option<&str>,
-) -> Result<(String, Vec<u8>), Outcome> {
-    let entry = cx
-        .transform
-        .silo()
-        .get(cx.scope(), envelope_id)
-        .await
-        .map_err(silo_outcome)?;
-    let file = entry
-        .attachments
-        .iter()
-        .find(|f| match wanted {
-            Some(name) => f.name == name,
-            None => carrier.reads(f),
-        })
-        .ok_or_else(|| {
-            Outcome::Ko(Report::new(
-                "no-file",
-                match (wanted, carrier) {
-                    (Some(name), _) => format!("the envelope has no file named {name}"),
-                    (None, Carrier::Xml(_)) => "the envelope has no XML file to import".into(),
-                    (None, Carrier::Pdf) => "the envelope has no PDF file to import".into(),
-                },
-            ))
-        })?;
-    let (_, bytes) = cx
-        .transform
-        .silo()
-        .get_file(cx.scope(), envelope_id, file.id)
-        .await
-        .map_err(silo_outcome)?;
-    Ok((file.name.clone(), bytes.to_vec()))
 }
 
 /// The fatal findings (or, without any, every finding), one per line.

@@ -23,7 +23,9 @@ mod einvoice;
 mod enumerate;
 mod hybrid;
 mod job_create;
+mod national;
 mod pdf;
+mod received;
 mod silo;
 mod sleep;
 mod webhook;
@@ -257,6 +259,7 @@ impl Registry {
         r.add(pdf::Pdf);
         r.add(hybrid::Embed);
         r.add(enumerate::Enumerate);
+        national::register(&mut r);
         r
     }
 

@@ -2,6 +2,7 @@
 //! apart, in `queue`). Functions take the workspace's [`Scope`](folio_store::Scope) first and
 //! bind it as `$1`; only the queue's claim, which serves every workspace, runs without one.
 
+pub(crate) mod chains;
 pub(crate) mod intents;
 pub(crate) mod jobs;
 pub(crate) mod queue;

@@ -22,7 +22,10 @@ pub struct StepV1 {
     pub name: Option<String>,
     /// The action: `silo.state`, `silo.folder`, `silo.close`, `silo.modify`, `webhook.send`,
     /// `transform.job.create`, `sleep`, `sequence.enumerate`, `ubl.generate`, `cii.generate`,
-    /// `ubl.import`, `cii.import`, `pdf`, `cii.pdf.embed`, `cii.pdf.import`.
+    /// `ubl.import`, `cii.import`, `pdf`, `cii.pdf.embed`, `cii.pdf.import`, `sdi-it.generate`,
+    /// `sdi-it.import`, `verifactu.generate`, `gov-es.facturae.generate`, `gov-pl.generate`,
+    /// `gov-pl.import`; the steps of Invopop's workflows that need a tax authority's service
+    /// (`verifactu.send`, `sdi-it.send`, `gov-pl.send`...) are accepted and end the job `KO`.
     #[serde(default)]
     pub action: String,
     /// The action under the name Invopop's workflows give it; read when `action` is absent,

@@ -324,3 +324,95 @@ async fn on_postgres_a_job_made_on_one_node_runs_on_another_and_wakes_the_first(
     }
     drop(worker);
 }
+
+/// VERI*FACTU chains under contention: two nodes on PostgreSQL generate 100 records of one
+/// issuer at once, and the issuer's chain is one line: positions 1 to 100, each record naming
+/// the one before it, no two naming the same (no fork), none missing (no gap).
+#[tokio::test]
+async fn two_nodes_on_postgres_chain_100_verifactu_records_without_fork_or_gap() {
+    let Some(db) = folio_store::testing::postgres().await else {
+        return;
+    };
+    let data = db.dir().join("server");
+    let a = Process::spawn(&data, db.url(), ENV).await;
+    let b = Process::spawn(&data, db.url(), ENV).await;
+    let (ca, cb) = (client(&a, &data), client(&b, &data));
+    let wf = ca
+        .ok(
+            Method::PUT,
+            &format!("/transform/v1/workflows/{}", Uuid::new_v4()),
+            Some(json!({"name": "records", "steps": [
+                {"id": "record", "provider": "verifactu.generate"}]})),
+        )
+        .await;
+    const N: usize = 100;
+    let mut envelopes = Vec::new();
+    for i in 0..N {
+        let mut doc = crate::national_kit::doc("gobl/examples/es/out/invoice-es-es-verifactu.json");
+        doc["code"] = json!(format!("C-{i:03}"));
+        doc.as_object_mut().unwrap().remove("uuid");
+        let id = Uuid::now_v7();
+        ca.ok(
+            Method::PUT,
+            &format!("/silo/v1/envelopes/{id}"),
+            Some(json!({"data": doc})),
+        )
+        .await;
+        envelopes.push(id);
+    }
+    // every job made at once, half on each node
+    let made = envelopes.iter().enumerate().map(|(i, env)| {
+        let c = if i % 2 == 0 { &ca } else { &cb };
+        c.ok(
+            Method::POST,
+            "/transform/v1/jobs",
+            Some(json!({"workflow_id": wf["id"], "silo_entry_id": env})),
+        )
+    });
+    let jobs = futures::future::join_all(made).await;
+    for job in &jobs {
+        let id = job["id"].as_str().unwrap();
+        let done = ca
+            .ok(
+                Method::GET,
+                &format!("/transform/v1/jobs/{id}?wait=30"),
+                None,
+            )
+            .await;
+        assert_eq!(done["status"], "OK", "{done}");
+    }
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT position, xml FROM transform_chain_records WHERE format = 'verifactu' \
+         ORDER BY position",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    let positions: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(positions, (1..=N as i64).collect::<Vec<_>>(), "no gap");
+    let mut previous: Option<String> = None;
+    let mut huellas = std::collections::HashSet::new();
+    for (position, xml) in &rows {
+        let doc = roxmltree::Document::parse(xml).unwrap();
+        let alta = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "RegistroAlta")
+            .unwrap();
+        let named = alta
+            .descendants()
+            .find(|n| n.tag_name().name() == "RegistroAnterior")
+            .and_then(|r| r.children().find(|n| n.tag_name().name() == "Huella"))
+            .and_then(|n| n.text())
+            .map(str::to_string);
+        assert_eq!(named, previous, "record {position} names the one before it");
+        let own = alta
+            .children()
+            .find(|n| n.tag_name().name() == "Huella")
+            .and_then(|n| n.text())
+            .unwrap()
+            .to_string();
+        huellas.insert(own.clone());
+        previous = Some(own);
+    }
+    assert_eq!(huellas.len(), N, "one record per invoice");
+}

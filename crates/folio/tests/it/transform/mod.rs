@@ -6,6 +6,7 @@ mod crash;
 mod einvoice;
 mod jobs;
 mod listener;
+mod national;
 mod outbound;
 mod pdf;
 mod signing;

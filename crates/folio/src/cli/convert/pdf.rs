@@ -4,9 +4,9 @@
 use std::process::ExitCode;
 
 use folio_einvoice::{Error, Format};
-use serde_json::Value;
 
-use super::convert::{INVALID, USAGE, fail, gobl_input, report};
+use super::input::{built, gobl_input};
+use super::outcome::{INVALID, USAGE, fail, report};
 
 /// GOBL → PDF, and with `hybrid` the Factur-X CII embedded in it.
 pub(super) fn to_pdf(
@@ -31,15 +31,4 @@ pub(super) fn to_pdf(
         }
         Err(e) => Err(fail(USAGE, &e.to_string())),
     }
-}
-
-/// The envelope to render: a built one as it is, anything else built first.
-fn built(input: Value) -> Result<Value, ExitCode> {
-    if gobl::builder::is_envelope(&input) && input.get("head").is_some() {
-        return Ok(input);
-    }
-    gobl::builder::build(input).map_err(|faults| {
-        eprintln!("{faults}");
-        fail(INVALID, "the document does not pass validation")
-    })
 }
