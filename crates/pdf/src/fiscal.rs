@@ -87,7 +87,9 @@ pub(crate) fn view(mark: &FiscalMark) -> Result<(Value, Vec<u8>), Error> {
                 .as_deref()
                 .map(str::trim)
                 .filter(|id| !id.is_empty())
-                .ok_or_else(|| Error::Fiscal("a TicketBAI mark needs its TBAI identifier".into()))?;
+                .ok_or_else(|| {
+                    Error::Fiscal("a TicketBAI mark needs its TBAI identifier".into())
+                })?;
             (id.to_string(), None, true)
         }
     };

@@ -45,6 +45,10 @@ pub enum Error {
     /// The logo is not PNG, JPEG or SVG.
     #[error("the logo is not a PNG, JPEG or SVG image")]
     Logo,
+    /// The fiscal mark cannot be drawn (an empty or over-long URL, a TicketBAI mark without
+    /// its identifier).
+    #[error("the fiscal QR mark: {0}")]
+    Fiscal(String),
     /// The template did not compile or lay out (an operator's template, usually).
     #[error("the template failed: {0}")]
     Template(String),

@@ -193,7 +193,11 @@ fn a_verifactu_invoice_shows_its_code_and_legend_at_the_top_of_page_one() {
         qr_url.len()
     );
     // at the start of the invoice: in the top quarter of the page, centred
-    assert!(code.top() < height / 4.0, "the code starts at {:.0} pt", code.top());
+    assert!(
+        code.top() < height / 4.0,
+        "the code starts at {:.0} pt",
+        code.top()
+    );
     assert!(
         (code.centre_x() - width / 2.0).abs() < 6.0,
         "the code is not centred"
@@ -202,9 +206,18 @@ fn a_verifactu_invoice_shows_its_code_and_legend_at_the_top_of_page_one() {
     let label = word_on(&pdf, 1, "tributario:").expect("no «tributario:» word");
     let legend = word_on(&pdf, 1, "VERI*FACTU").expect("no «VERI*FACTU» word");
     let number = word_on(&pdf, 1, "SAMPLE-004").expect("no invoice number");
-    assert!(label.1 <= code.top(), "«QR tributario:» is not above the code");
-    assert!(legend.0 >= code.bottom(), "«VERI*FACTU» is not below the code");
-    assert!(number.0 > legend.1, "the invoice's header comes before the mark");
+    assert!(
+        label.1 <= code.top(),
+        "«QR tributario:» is not above the code"
+    );
+    assert!(
+        legend.0 >= code.bottom(),
+        "«VERI*FACTU» is not below the code"
+    );
+    assert!(
+        number.0 > legend.1,
+        "the invoice's header comes before the mark"
+    );
 
     let plain = render(&env, &Options::default()).unwrap();
     let text = text_of(&plain);
@@ -224,7 +237,11 @@ fn a_ticketbai_invoice_shows_its_identifier_over_its_code() {
     assert!(page1.contains(&id), "{id} not on page 1: {page1}");
     assert!(!page1.contains("VERI*FACTU") && !page1.contains("QR tributario"));
     let (code, (_, height)) = the_code(&pdf, 1, &qr_url);
-    assert!(code.top() < height / 4.0, "the code starts at {:.0} pt", code.top());
+    assert!(
+        code.top() < height / 4.0,
+        "the code starts at {:.0} pt",
+        code.top()
+    );
     // the identifier on one line, the code below it
     let line = word_on(&pdf, 1, &id).expect("the identifier is not one word on one line");
     assert!(line.1 <= code.top(), "the identifier is not above the code");

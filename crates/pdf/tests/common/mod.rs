@@ -25,7 +25,14 @@ pub fn text_of(pdf: &[u8]) -> String {
 pub fn text_of_pages(pdf: &[u8], first: u32, last: u32) -> String {
     let (_dir, path) = on_disk(pdf);
     let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8", "-f", &first.to_string(), "-l", &last.to_string()])
+        .args([
+            "-enc",
+            "UTF-8",
+            "-f",
+            &first.to_string(),
+            "-l",
+            &last.to_string(),
+        ])
         .arg(&path)
         .arg("-")
         .output()
