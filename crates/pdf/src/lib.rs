@@ -4,7 +4,8 @@
 //! amount, percentage and date in the locale's style — and lays it out with a Typst template
 //! (folio's `templates/invoice.typ`, or an operator's) through Typst as a library. Output is
 //! PDF/A-3b with the fonts embedded and subset, so the PDF can become a Factur-X / ZUGFeRD
-//! hybrid without conversion.
+//! hybrid without conversion. A Spanish invoice can carry its fiscal QR mark (VERI*FACTU or
+//! TicketBAI, [`FiscalMark`]) where the law places it.
 //!
 //! Why Typst: real layout (tables whose header repeats on every page, page X of Y, text that
 //! wraps and never overflows) from a short, readable template that operators can replace,
@@ -13,6 +14,7 @@
 //!
 //! Pure: no I/O; fonts (DejaVu Sans) are compiled in.
 
+mod fiscal;
 mod format;
 mod labels;
 mod options;
@@ -25,6 +27,7 @@ use typst::foundations::{Datetime, Smart};
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
+pub use fiscal::{FiscalKind, FiscalMark};
 pub use format::Style;
 pub use labels::LOCALES;
 pub use options::{Layout, Options};
@@ -42,6 +45,10 @@ pub enum Error {
     /// The logo is not PNG, JPEG or SVG.
     #[error("the logo is not a PNG, JPEG or SVG image")]
     Logo,
+    /// The fiscal mark cannot be drawn (an empty or over-long URL, a TicketBAI mark without
+    /// its identifier).
+    #[error("the fiscal QR mark: {0}")]
+    Fiscal(String),
     /// The template did not compile or lay out (an operator's template, usually).
     #[error("the template failed: {0}")]
     Template(String),
@@ -50,12 +57,7 @@ pub enum Error {
 /// Renders a GOBL envelope or invoice as a PDF/A-3b file.
 pub fn render(input: &Value, opts: &Options) -> Result<Vec<u8>, Error> {
     let mut view = view::build(input, opts)?;
-    let mut files = Vec::new();
-    if let Some(logo) = &opts.logo {
-        let path = format!("/logo.{}", logo_kind(logo).ok_or(Error::Logo)?);
-        view["logo"] = Value::String(path.clone());
-        files.push((path, logo.clone()));
-    }
+    let mut files = images(&mut view, opts)?;
     files.push(("/view.json".to_string(), view.to_string().into_bytes()));
     let created = opts.created.unwrap_or_else(Utc::now);
     let now = Datetime::from_ymd_hms(
@@ -82,6 +84,23 @@ pub fn render(input: &Value, opts: &Options) -> Result<Vec<u8>, Error> {
         ..PdfOptions::default()
     };
     typst_pdf::pdf(&document, &options).map_err(diagnostics)
+}
+
+/// The logo and the fiscal QR code as virtual files, named in the view.
+fn images(view: &mut Value, opts: &Options) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let mut files = Vec::new();
+    if let Some(logo) = &opts.logo {
+        let path = format!("/logo.{}", logo_kind(logo).ok_or(Error::Logo)?);
+        view["logo"] = Value::String(path.clone());
+        files.push((path, logo.clone()));
+    }
+    view["fiscal"] = Value::Null;
+    if let Some(mark) = &opts.fiscal {
+        let (entry, svg) = fiscal::view(mark)?;
+        view["fiscal"] = entry;
+        files.push((fiscal::QR_PATH.to_string(), svg));
+    }
+    Ok(files)
 }
 
 /// The extension of an image by its signature.

@@ -3,6 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer};
 
+use crate::FiscalMark;
+
 /// Page size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
@@ -40,8 +42,8 @@ impl<'de> Deserialize<'de> for Layout {
     }
 }
 
-/// Render options. The logo, a template and the creation time are set by the caller, not read
-/// from configuration.
+/// Render options. The logo, a template, the fiscal mark and the creation time are set by the
+/// caller, not read from configuration.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct Options {
@@ -70,6 +72,9 @@ pub struct Options {
     /// A Typst template replacing folio's (it reads the same `/view.json`).
     #[serde(skip)]
     pub template: Option<String>,
+    /// The fiscal QR mark (VERI*FACTU or TicketBAI) of an invoice that has one.
+    #[serde(skip)]
+    pub fiscal: Option<FiscalMark>,
     /// The PDF's creation time (now when absent); fix it for byte-identical output.
     #[serde(skip)]
     pub created: Option<DateTime<Utc>>,

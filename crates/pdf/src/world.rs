@@ -1,6 +1,6 @@
-//! The Typst world of one render: the template, the view and the logo as in-memory files, and
-//! the fonts folio ships (DejaVu Sans, from the `dejavu` crate). Nothing is read from disk or
-//! the network.
+//! The Typst world of one render: the template, the view, the logo and the fiscal QR code as
+//! in-memory files, and the fonts folio ships (DejaVu Sans, from the `dejavu` crate). Nothing
+//! is read from disk or the network.
 
 use std::sync::LazyLock;
 

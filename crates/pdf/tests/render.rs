@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::{on_disk, poppler, squash, text_of};
 use folio_pdf::{Layout, Options, Style, render};
 use serde_json::{Value, json};
 
@@ -20,49 +23,8 @@ const REGIMES: &[(&str, &str)] = &[
     ("us", "en"),
 ];
 
-/// Whether poppler's tools can run; panics in CI when they cannot.
-fn poppler() -> bool {
-    let found = Command::new("pdftotext").arg("-v").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "pdftotext is missing (apt-get install poppler-utils)"
-        );
-        eprintln!("skipped: pdftotext is not installed (apt-get install poppler-utils)");
-    }
-    found
-}
-
-/// The PDF's text with every run of white space (no-break spaces too) as one space.
-fn text_of(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.pdf");
-    std::fs::write(&path, pdf).unwrap();
-    let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8"])
-        .arg(&path)
-        .arg("-")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pdftotext: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    squash(&String::from_utf8_lossy(&out.stdout))
-}
-
-fn squash(text: &str) -> String {
-    text.split(char::is_whitespace)
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn pages(pdf: &[u8]) -> u32 {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.pdf");
-    std::fs::write(&path, pdf).unwrap();
+    let (_dir, path) = on_disk(pdf);
     let out = Command::new("pdfinfo").arg(&path).output().unwrap();
     let info = String::from_utf8_lossy(&out.stdout).to_string();
     info.lines()
@@ -73,9 +35,7 @@ fn pages(pdf: &[u8]) -> u32 {
 
 /// Every font of the PDF, as poppler's `pdffonts` lists it: (name, embedded, subset).
 fn fonts(pdf: &[u8]) -> Vec<(String, bool, bool)> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.pdf");
-    std::fs::write(&path, pdf).unwrap();
+    let (_dir, path) = on_disk(pdf);
     let out = Command::new("pdffonts").arg(&path).output().unwrap();
     String::from_utf8_lossy(&out.stdout)
         .lines()
