@@ -3,11 +3,14 @@
 //!
 //! Options are Invopop's (`locale`, `layout`, `date_format`, `decimal_mark`,
 //! `thousands_separator`, `logo_height`, `label`, `watermark`, `duplicate`) plus `logo`, a
-//! PNG, JPEG or SVG image as a `data:` URI or plain base64; unknown options are ignored.
+//! PNG, JPEG or SVG image as a `data:` URI or plain base64; unknown options are ignored. An
+//! envelope with a VERI*FACTU record or a TicketBAI file attached (by their steps) gets its
+//! QR code and legend where the law places them.
 
 use base64::Engine as _;
 use folio_api::FieldError;
-use folio_silo::NewFile;
+use folio_pdf::FiscalMark;
+use folio_silo::{FileInfo, NewFile};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -61,7 +64,7 @@ impl Action for Pdf {
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let options = match cx.config::<Config>().map(Config::options) {
+        let mut options = match cx.config::<Config>().map(Config::options) {
             Ok(Ok(o)) => o,
             Ok(Err(e)) => return Outcome::Ko(Report::new("config", e)),
             Err(o) => return o,
@@ -71,6 +74,7 @@ impl Action for Pdf {
             Err(o) => return o,
         };
         let envelope_id = entry.id;
+        options.fiscal = fiscal_mark(&entry.attachments);
         let name = file_name(&data);
         let rendered =
             tokio::task::spawn_blocking(move || folio_pdf::render(&data, &options)).await;
@@ -97,6 +101,27 @@ impl Action for Pdf {
         let report = Report::attached("rendered", message, &info);
         Outcome::Ok(report)
     }
+}
+
+/// The QR code the law wants printed on the invoice, from the envelope's current
+/// TicketBAI file or VERI*FACTU record (their steps keep the URL and identifier as meta).
+fn fiscal_mark(files: &[FileInfo]) -> Option<FiscalMark> {
+    let current = |key: &str| {
+        files
+            .iter()
+            .rev()
+            .find(|f| f.key.as_deref() == Some(key) && f.replaced_by.is_none())
+            .and_then(|f| f.meta.as_ref())
+    };
+    if let Some(meta) = current("ticketbai") {
+        return Some(FiscalMark::ticketbai(
+            meta.get("qr_url")?.clone(),
+            meta.get("tbai_id")?.clone(),
+        ));
+    }
+    Some(FiscalMark::verifactu(
+        current("verifactu")?.get("qr_url")?.clone(),
+    ))
 }
 
 /// `<series-code>.pdf`, or `invoice.pdf` for a document without a code.

@@ -193,6 +193,19 @@ async fn verifactu_workflow_without_send_renders_the_pdf() {
         assert_eq!(job["status"], "OK", "{}: {job}", app.label());
         let (_, pdf) = file(&app, env, "pdf").await;
         assert!(pdf.starts_with(b"%PDF"));
+        // the record's QR code and legend, on the first page
+        let path = scratch(&app, "verifactu.pdf", &pdf);
+        let out = std::process::Command::new("pdftotext")
+            .args(["-f", "1", "-l", "1"])
+            .arg(&path)
+            .arg("-")
+            .output()
+            .expect("pdftotext runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("QR tributario:") && text.contains("VERI*FACTU"),
+            "{text}"
+        );
     }
 }
 
