@@ -153,11 +153,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Opens the store named by storage options.
+/// Opens the store named by storage options, with its key-encryption key.
 async fn open_store(storage: &StorageArgs) -> anyhow::Result<folio_store::Store> {
-    let (data, database) = crate::config::resolve_storage(storage)?;
-    std::fs::create_dir_all(&data)?;
-    Ok(folio_store::Store::open(&database).await?)
+    crate::bootstrap::open_store(&crate::config::resolve_storage(storage)?).await
 }
 
 #[cfg(test)]
