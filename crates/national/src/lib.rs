@@ -8,6 +8,7 @@ mod decimal;
 pub mod facturae;
 pub mod fatturapa;
 pub mod ksef;
+pub mod sign;
 #[cfg(test)]
 mod test_support;
 pub mod verifactu;

@@ -5,6 +5,8 @@
 // Each test binary uses only part of this module.
 #![allow(dead_code)]
 
+pub mod identities;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
