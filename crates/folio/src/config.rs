@@ -348,6 +348,41 @@ mod tests {
     }
 
     #[test]
+    fn the_key_comes_from_the_command_line_then_the_file_then_the_data_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("folio.toml");
+        std::fs::write(&file, "key_file = \"/etc/folio/folio.key\"\n").unwrap();
+        let mut args = StorageArgs {
+            config: Some(file),
+            ..Default::default()
+        };
+        let from_file = resolve_storage(&args).unwrap().key;
+        assert_eq!(from_file, KeySource::File("/etc/folio/folio.key".into()));
+        args.key_file = Some("/run/secrets/key".into());
+        let from_args = resolve_storage(&args).unwrap().key;
+        assert_eq!(from_args, KeySource::File("/run/secrets/key".into()));
+        let none = resolve_storage(&StorageArgs::default()).unwrap().key;
+        assert_eq!(none, KeySource::DataFolder);
+
+        // the data folder's key is made once, private
+        let data = dir.path().join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let made = KeySource::DataFolder.load(&data).unwrap();
+        assert_eq!(KeySource::DataFolder.load(&data).unwrap().id(), made.id());
+        let inline = KeySource::Base64(made.to_base64());
+        assert_eq!(inline.load(&data).unwrap().id(), made.id());
+        assert!(
+            !format!("{inline:?}").contains(&made.to_base64()),
+            "Debug hides the key"
+        );
+        assert!(
+            KeySource::File(dir.path().join("absent"))
+                .load(&data)
+                .is_err()
+        );
+    }
+
+    #[test]
     fn unknown_keys_in_the_file_are_errors() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("folio.toml");

@@ -11,8 +11,8 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::keys::Kek;
-use crate::{KeyError, StoreError};
 use crate::writer::{Lane, SAVEPOINT, SCRIPT_START, WriteTx};
+use crate::{KeyError, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");

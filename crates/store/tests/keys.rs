@@ -139,7 +139,10 @@ async fn rotation_reseals_every_secret_in_one_transaction() {
         // Rotating with a key that cannot open what is stored changes nothing.
         let before = text_values(&rotated).await;
         let stranger = reopen(&db, &Kek::generate()).await;
-        assert!(stranger.rotate_key(&Kek::generate()).await.is_err(), "{label}");
+        assert!(
+            stranger.rotate_key(&Kek::generate()).await.is_err(),
+            "{label}"
+        );
         assert_eq!(text_values(&rotated).await, before, "{label}");
         stranger.close().await;
         rotated.close().await;

@@ -8,6 +8,7 @@ mod cli;
 mod convert_cli;
 mod errors;
 mod gobl_cli;
+mod keys;
 mod ops;
 mod pdf_cli;
 mod sequence;

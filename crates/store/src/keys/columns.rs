@@ -19,13 +19,27 @@ struct SealedColumn {
     blob: bool,
 }
 
-const fn text(table: &'static str, keys: &'static [&'static str], column: &'static str) -> SealedColumn {
-    SealedColumn { table, keys, column, blob: false }
+const fn text(
+    table: &'static str,
+    keys: &'static [&'static str],
+    column: &'static str,
+) -> SealedColumn {
+    SealedColumn {
+        table,
+        keys,
+        column,
+        blob: false,
+    }
 }
 
 /// The secrets folio keeps in its database.
 const SEALED: &[SealedColumn] = &[
-    SealedColumn { table: "server_secrets", keys: &["name"], column: "secret", blob: true },
+    SealedColumn {
+        table: "server_secrets",
+        keys: &["name"],
+        column: "secret",
+        blob: true,
+    },
     text("transform_webhook_secrets", &["workspace_id"], "secret"),
     text("transform_webhook_secrets", &["workspace_id"], "previous"),
     text("silo_keys", &["workspace_id", "kid"], "private_jwk"),

@@ -61,7 +61,9 @@ pub struct Kek {
 
 impl std::fmt::Debug for Kek {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kek").field("id", &self.id).finish_non_exhaustive()
+        f.debug_struct("Kek")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -86,9 +88,9 @@ impl Kek {
 
     /// A key from its base64 text (standard alphabet, padded), surrounding whitespace ignored.
     pub fn from_base64(text: &str) -> Result<Kek, KeyError> {
-        let bytes = STANDARD.decode(text.trim()).map_err(|e| {
-            KeyError::BadKey(format!("a key-encryption key is base64 text: {e}"))
-        })?;
+        let bytes = STANDARD
+            .decode(text.trim())
+            .map_err(|e| KeyError::BadKey(format!("a key-encryption key is base64 text: {e}")))?;
         Kek::from_bytes(&bytes)
     }
 
@@ -123,9 +125,20 @@ impl Kek {
     /// Makes a new random key and writes it to `path` (mode 0600); fails when the file exists.
     pub fn create_file(path: &Path) -> Result<Kek, KeyError> {
         let key = Kek::generate();
+        key.write_file(path)?;
+        Ok(key)
+    }
+
+    /// Writes this key to a new file at `path` (mode 0600); fails when the file exists. The
+    /// file appears whole or not at all (written aside, then linked in place), so a process
+    /// starting beside this one never reads a half-written key.
+    pub fn write_file(&self, path: &Path) -> Result<(), KeyError> {
         let fail = |e: std::io::Error| {
             KeyError::BadKey(format!("cannot write key file {}: {e}", path.display()))
         };
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(format!(".{}.tmp", uuid::Uuid::new_v4().simple()));
+        let aside = std::path::PathBuf::from(aside);
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -133,10 +146,14 @@ impl Kek {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600);
         }
-        let mut file = options.open(path).map_err(fail)?;
-        writeln!(file, "{}", key.to_base64()).map_err(fail)?;
-        file.sync_all().map_err(fail)?;
-        Ok(key)
+        let written = options.open(&aside).and_then(|mut file| {
+            writeln!(file, "{}", self.to_base64())?;
+            file.sync_all()
+        });
+        // `hard_link` fails when `path` exists: a key is never replaced
+        let linked = written.and_then(|()| std::fs::hard_link(&aside, path));
+        let _ = std::fs::remove_file(&aside);
+        linked.map_err(fail)
     }
 
     /// Reads the key file at `path`, or creates it when there is none; says whether it created
@@ -212,7 +229,10 @@ impl<'a> Sealed<'a> {
         else {
             return Err(KeyError::Malformed("no v1.<key id>. prefix".into()));
         };
-        let is_id = key_id.len() == 8 && key_id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        let is_id = key_id.len() == 8
+            && key_id
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         let is_body = !body.is_empty()
             && body
                 .bytes()
@@ -258,7 +278,10 @@ mod tests {
             other => panic!("expected WrongKey, got {other:?}"),
         }
         let message = b.open(&sealed).unwrap_err().to_string();
-        assert!(message.contains(a.id()) && message.contains(b.id()), "{message}");
+        assert!(
+            message.contains(a.id()) && message.contains(b.id()),
+            "{message}"
+        );
     }
 
     #[test]
