@@ -1,5 +1,6 @@
-//! First start: an empty database gets the `default` workspace and a token for it, written to
-//! `<data>/token` (mode 0600) so the operator can start calling the API at once.
+//! Opening the store with its key-encryption key, and the first start: an empty database gets
+//! the `default` workspace and a token for it, written to `<data>/token` (mode 0600) so the
+//! operator can start calling the API at once.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,8 +9,42 @@ use anyhow::Context;
 use folio_api::auth::Authenticator;
 use folio_store::{Store, Workspace};
 
+use crate::config::Storage;
+use crate::server::redact;
+
 /// Name of the workspace created on first start.
 pub const DEFAULT_WORKSPACE: &str = "default";
+
+/// Opens the database with the key-encryption key of `storage` (creating `<data>/folio.key` on
+/// first start when no key is configured), seals the secrets an older folio wrote in plain text,
+/// and refuses, naming both key ids, a key that cannot open the secrets stored.
+pub async fn open_store(storage: &Storage) -> anyhow::Result<Store> {
+    std::fs::create_dir_all(&storage.data)
+        .with_context(|| format!("creating data folder {}", storage.data.display()))?;
+    let key = storage.key.load(&storage.data)?;
+    let store = Store::open(&storage.database)
+        .await
+        .with_context(|| format!("opening database {}", redact(&storage.database)))?
+        .with_key(key);
+    let protected = match store.protect_secrets().await {
+        Ok(protected) => protected,
+        Err(err) => {
+            store.close().await;
+            return Err(anyhow::Error::new(err).context(format!(
+                "the key-encryption key does not open the secrets of database {}",
+                redact(&storage.database)
+            )));
+        }
+    };
+    if protected.upgraded > 0 {
+        tracing::info!(
+            count = protected.upgraded,
+            key = store.kek()?.id(),
+            "sealed secrets stored in plain text by an older folio"
+        );
+    }
+    Ok(store)
+}
 
 /// Creates a workspace with everything a workspace needs (the services' per-workspace set-up).
 pub async fn create_workspace(store: &Store, name: &str) -> anyhow::Result<Workspace> {

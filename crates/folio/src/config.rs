@@ -21,6 +21,76 @@ pub struct StorageArgs {
     /// TOML configuration file.
     #[arg(long, env = "FOLIO_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Key-encryption key file, which seals the secrets in the database (default:
+    /// `<data>/folio.key`, created on first start). Or give the key itself as base64 in
+    /// `FOLIO_KEY`.
+    #[arg(long, env = "FOLIO_KEY_FILE", value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+}
+
+/// Environment variable holding the key-encryption key itself, as base64 (instead of a file).
+pub const KEY_ENV: &str = "FOLIO_KEY";
+
+/// Name of the key file made in the data folder when no key is configured.
+pub const DATA_KEY_FILE: &str = "folio.key";
+
+/// Where the key-encryption key comes from.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub enum KeySource {
+    /// `<data>/folio.key`, created (mode 0600) on first start: for a single node.
+    #[default]
+    DataFolder,
+    /// A key file given by configuration; it must exist.
+    File(PathBuf),
+    /// The key itself, base64 (`FOLIO_KEY`).
+    Base64(String),
+}
+
+impl std::fmt::Debug for KeySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeySource::DataFolder => f.write_str("DataFolder"),
+            KeySource::File(path) => f.debug_tuple("File").field(path).finish(),
+            // never the key itself
+            KeySource::Base64(_) => f.write_str("Base64(..)"),
+        }
+    }
+}
+
+impl KeySource {
+    /// The key-encryption key; with [`KeySource::DataFolder`] the key file is created when
+    /// there is none.
+    pub fn load(&self, data: &Path) -> anyhow::Result<folio_store::Kek> {
+        let key = match self {
+            KeySource::DataFolder => {
+                let path = data.join(DATA_KEY_FILE);
+                let (key, created) = folio_store::Kek::read_or_create_file(&path)?;
+                if created {
+                    tracing::info!(path = %path.display(), key = key.id(), "created the key-encryption key; keep a copy apart from the database's backups");
+                }
+                key
+            }
+            KeySource::File(path) => folio_store::Kek::read_file(path)?,
+            KeySource::Base64(text) => folio_store::Kek::from_base64(text)
+                .map_err(|e| anyhow::anyhow!("{KEY_ENV}: {e}"))?,
+        };
+        Ok(key)
+    }
+
+    /// A key file from the command line or `FOLIO_KEY_FILE`, else `FOLIO_KEY`, else the
+    /// configuration file's `key_file`, else the data folder's.
+    fn resolve(arg: Option<PathBuf>, file: Option<PathBuf>) -> anyhow::Result<KeySource> {
+        let inline = std::env::var(KEY_ENV).ok().filter(|v| !v.trim().is_empty());
+        Ok(match (arg, inline, file) {
+            (Some(_), Some(_), _) => {
+                anyhow::bail!("give the key-encryption key once: FOLIO_KEY or a key file, not both")
+            }
+            (Some(path), None, _) => KeySource::File(path),
+            (None, Some(text), _) => KeySource::Base64(text),
+            (None, None, Some(path)) => KeySource::File(path),
+            (None, None, None) => KeySource::DataFolder,
+        })
+    }
 }
 
 /// Options of `folio serve`.
@@ -68,6 +138,7 @@ struct FileConfig {
     auth: Option<AuthSettings>,
     transform: Option<toml::Table>,
     outbound: Option<OutboundFile>,
+    key_file: Option<PathBuf>,
 }
 
 /// `[outbound]`: networks the actions may reach although refused by default.
@@ -104,6 +175,19 @@ pub struct Config {
     pub transform: toml::Table,
     /// Where actions may connect (the default refuses internal networks).
     pub outbound: folio_transform::outbound::Policy,
+    /// Where the key-encryption key comes from.
+    pub key: KeySource,
+}
+
+/// The storage a command opens: data folder, database and key.
+#[derive(Debug, Clone)]
+pub struct Storage {
+    /// Data folder.
+    pub data: PathBuf,
+    /// SQLite path or PostgreSQL URL.
+    pub database: String,
+    /// Where the key-encryption key comes from.
+    pub key: KeySource,
 }
 
 impl Config {
@@ -121,6 +205,16 @@ impl Config {
             auth: AuthSettings::default(),
             transform: toml::Table::new(),
             outbound: Default::default(),
+            key: KeySource::DataFolder,
+        }
+    }
+
+    /// The storage part: data folder, database and key.
+    pub fn storage(&self) -> Storage {
+        Storage {
+            data: self.data.clone(),
+            database: self.database.clone(),
+            key: self.key.clone(),
         }
     }
 
@@ -150,12 +244,13 @@ impl Config {
         config.auth = file.auth.unwrap_or_default();
         config.transform = file.transform.unwrap_or_default();
         config.outbound = outbound_policy(file.outbound.unwrap_or_default())?;
+        config.key = KeySource::resolve(args.storage.key_file.clone(), file.key_file)?;
         Ok(config)
     }
 }
 
-/// Resolves the data folder and database of a command that only needs storage.
-pub fn resolve_storage(args: &StorageArgs) -> anyhow::Result<(PathBuf, String)> {
+/// Resolves the data folder, database and key of a command that only needs storage.
+pub fn resolve_storage(args: &StorageArgs) -> anyhow::Result<Storage> {
     let file = read_file(args.config.as_deref())?;
     let data = args
         .data
@@ -167,7 +262,12 @@ pub fn resolve_storage(args: &StorageArgs) -> anyhow::Result<(PathBuf, String)> 
         .clone()
         .or(file.database)
         .unwrap_or_else(|| default_database(&data));
-    Ok((data, database))
+    let key = KeySource::resolve(args.key_file.clone(), file.key_file)?;
+    Ok(Storage {
+        data,
+        database,
+        key,
+    })
 }
 
 /// The environment's list wins over the file's.
@@ -215,6 +315,7 @@ mod tests {
                 data: Some(dir.path().join("d")),
                 database: None,
                 config: Some(file),
+                ..Default::default()
             },
             listen: Some("127.0.0.1:7100".parse().unwrap()),
             ..Default::default()
@@ -244,6 +345,41 @@ mod tests {
         std::fs::write(&file, "[outbound]\nallow = [\"intranet\"]\n").unwrap();
         let error = Config::resolve(&args(&file)).unwrap_err().to_string();
         assert!(error.contains("intranet"), "{error}");
+    }
+
+    #[test]
+    fn the_key_comes_from_the_command_line_then_the_file_then_the_data_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("folio.toml");
+        std::fs::write(&file, "key_file = \"/etc/folio/folio.key\"\n").unwrap();
+        let mut args = StorageArgs {
+            config: Some(file),
+            ..Default::default()
+        };
+        let from_file = resolve_storage(&args).unwrap().key;
+        assert_eq!(from_file, KeySource::File("/etc/folio/folio.key".into()));
+        args.key_file = Some("/run/secrets/key".into());
+        let from_args = resolve_storage(&args).unwrap().key;
+        assert_eq!(from_args, KeySource::File("/run/secrets/key".into()));
+        let none = resolve_storage(&StorageArgs::default()).unwrap().key;
+        assert_eq!(none, KeySource::DataFolder);
+
+        // the data folder's key is made once, private
+        let data = dir.path().join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let made = KeySource::DataFolder.load(&data).unwrap();
+        assert_eq!(KeySource::DataFolder.load(&data).unwrap().id(), made.id());
+        let inline = KeySource::Base64(made.to_base64());
+        assert_eq!(inline.load(&data).unwrap().id(), made.id());
+        assert!(
+            !format!("{inline:?}").contains(&made.to_base64()),
+            "Debug hides the key"
+        );
+        assert!(
+            KeySource::File(dir.path().join("absent"))
+                .load(&data)
+                .is_err()
+        );
     }
 
     #[test]

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use folio_api::{Ctx, Handles, Registry, ServiceVersion};
-use folio_store::Store;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -34,11 +33,7 @@ pub async fn launch(
     services: Vec<ServiceVersion>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<Running> {
-    std::fs::create_dir_all(&config.data)
-        .with_context(|| format!("creating data folder {}", config.data.display()))?;
-    let store = Store::open(&config.database)
-        .await
-        .with_context(|| format!("opening database {}", redact(&config.database)))?;
+    let store = bootstrap::open_store(&config.storage()).await?;
     let ctx = Ctx::with_auth(store.clone(), config.limits.clone(), &config.auth).await?;
     if let Some(path) = bootstrap::first_start(&store, ctx.auth(), &config.data).await? {
         tracing::info!(path = %path.display(), "first start: created workspace 'default'; its token is in this file");

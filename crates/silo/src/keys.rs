@@ -2,7 +2,8 @@
 //!
 //! Each workspace gets one key when it is created ([`ensure_workspace_key`], idempotent and also
 //! called lazily). Keys are ranked: the highest rank signs, every key verifies, so a later
-//! rotation only adds a row. The private JWK is kept in the database.
+//! rotation only adds a row. The private JWK is kept in the database, sealed with the
+//! key-encryption key.
 
 use folio_store::{Scope, Store, StoreError};
 use gobl::sign::{PrivateKey, PublicKey};

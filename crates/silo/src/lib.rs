@@ -15,6 +15,7 @@ mod detached;
 mod envelopes;
 mod error;
 mod files;
+pub mod identities;
 pub mod ingest;
 pub mod keys;
 mod model;
@@ -26,6 +27,7 @@ pub mod v1;
 
 pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
+pub use identities::{IdentityInfo, NewIdentity};
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
 pub use paging::ListQuery;
@@ -101,6 +103,17 @@ impl Silo {
             map.insert(ws, keys.clone());
         }
         Ok(keys)
+    }
+
+    /// The opened PKCS#12 file and password the workspace signs with: the identity `id`, or,
+    /// when `None`, the newest one whose certificate is valid now (see
+    /// [`identities::signing_identity`]). For the actions that sign documents.
+    pub async fn signing_identity(
+        &self,
+        ws: Scope,
+        id: Option<uuid::Uuid>,
+    ) -> SiloResult<Option<(Vec<u8>, String)>> {
+        identities::signing_identity(self.store(), ws, id).await
     }
 
     /// The workspace's public keys as a JWK set (`{"keys": [...]}` members).

@@ -10,8 +10,9 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
-use crate::StoreError;
+use crate::keys::Kek;
 use crate::writer::{Lane, SAVEPOINT, SCRIPT_START, WriteTx};
+use crate::{KeyError, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
@@ -100,6 +101,8 @@ pub struct Store {
     /// SQLite's one writer connection, which every write of this process goes through (see
     /// [`crate::writer`]); `None` on PostgreSQL.
     lane: Option<Arc<Lane>>,
+    /// The key that seals the secrets (see [`crate::keys`]); `None` until given.
+    kek: Option<Arc<Kek>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -134,6 +137,7 @@ impl Store {
                 backend: Backend::Postgres,
                 url: database.into(),
                 lane: None,
+                kek: None,
             }
         } else if lower.contains("://") && !lower.starts_with("sqlite:") {
             return Err(StoreError::Invalid(format!(
@@ -168,6 +172,7 @@ impl Store {
                 backend: Backend::Sqlite,
                 url: url.into(),
                 lane: Some(lane),
+                kek: None,
             }
         };
         store.migrate().await?;
@@ -198,6 +203,32 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// This store with the key-encryption key that seals and opens its secrets.
+    pub fn with_key(mut self, kek: Kek) -> Store {
+        self.kek = Some(Arc::new(kek));
+        self
+    }
+
+    /// The key-encryption key ([`KeyError::Missing`] when none was given).
+    pub fn kek(&self) -> Result<&Kek, StoreError> {
+        Ok(self.kek.as_deref().ok_or(KeyError::Missing)?)
+    }
+
+    /// Seals a secret with the store's key, for a column listed in [`crate::keys`].
+    pub fn seal(&self, plain: &[u8]) -> Result<String, StoreError> {
+        Ok(self.kek()?.seal(plain))
+    }
+
+    /// Opens a secret sealed with the store's key.
+    pub fn open_sealed(&self, sealed: &str) -> Result<Vec<u8>, StoreError> {
+        Ok(self.kek()?.open(sealed)?)
+    }
+
+    /// Opens a secret sealed with the store's key, as UTF-8 text.
+    pub fn open_sealed_text(&self, sealed: &str) -> Result<String, StoreError> {
+        Ok(self.kek()?.open_text(sealed)?)
     }
 
     /// The connection pool, for queries this crate does not wrap.

@@ -21,6 +21,9 @@ pub enum StoreError {
     /// The caller passed something the store cannot use (bad URL, empty name, ...).
     #[error("invalid: {0}")]
     Invalid(String),
+    /// A secret cannot be sealed or opened: no key, the wrong key, an altered value.
+    #[error(transparent)]
+    Key(#[from] crate::keys::KeyError),
     /// A stored row does not decode, or a blob a row refers to is gone: the server's fault,
     /// never the client's (answered 500, the detail logged).
     #[error("corrupt stored row: {0}")]

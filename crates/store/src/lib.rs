@@ -37,6 +37,7 @@
 mod blobs;
 mod db;
 mod error;
+pub mod keys;
 pub mod rows;
 mod scope;
 mod secrets;
@@ -50,6 +51,7 @@ mod writer;
 pub use blobs::Blobs;
 pub use db::{Backend, Store};
 pub use error::StoreError;
+pub use keys::{Kek, KeyError};
 pub use scope::{Query, Scope};
 pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;

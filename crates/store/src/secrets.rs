@@ -1,4 +1,5 @@
-//! Per-database server secrets, created once and shared by every node.
+//! Per-database server secrets, created once and shared by every node; stored sealed with the
+//! key-encryption key (see [`crate::keys`]), as the UTF-8 bytes of the sealed text.
 
 use rand::RngCore;
 
@@ -24,7 +25,7 @@ impl Store {
              ON CONFLICT (name) DO NOTHING",
         )
         .bind(API_TOKEN_KEY)
-        .bind(fresh)
+        .bind(self.seal(&fresh)?.into_bytes())
         .bind(millis(now()))
         .write(self)
         .await?;
@@ -34,10 +35,19 @@ impl Store {
     }
 
     async fn read_secret(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let secret = sqlx::query_scalar("SELECT secret FROM server_secrets WHERE name = $1")
-            .bind(name)
-            .fetch_optional(self.pool())
-            .await?;
-        Ok(secret)
+        let stored: Option<Vec<u8>> =
+            sqlx::query_scalar("SELECT secret FROM server_secrets WHERE name = $1")
+                .bind(name)
+                .fetch_optional(self.pool())
+                .await?;
+        let Some(stored) = stored else {
+            return Ok(None);
+        };
+        let sealed = String::from_utf8(stored).map_err(|_| {
+            StoreError::Corrupt(format!(
+                "server secret {name} is not sealed (start the server once to seal it)"
+            ))
+        })?;
+        Ok(Some(self.open_sealed(&sealed)?))
     }
 }

@@ -9,6 +9,8 @@
 //! # }
 //! ```
 //!
+//! Each database comes with a random key-encryption key ([`TestDb::key`]).
+//!
 //! SQLite databases live in a temporary folder; PostgreSQL ones are created as
 //! `folio_test_<uuid>` on the server named by `FOLIO_TEST_DATABASE_URL` and dropped afterwards.
 
@@ -18,7 +20,7 @@ use sqlx::{Connection, Executor};
 use tempfile::TempDir;
 use uuid::Uuid;
 
-use crate::Store;
+use crate::{Kek, Store};
 
 /// Environment variable naming a PostgreSQL server for tests, e.g.
 /// `postgres://postgres@127.0.0.1:5432/postgres`.
@@ -43,6 +45,12 @@ impl TestDb {
     /// this database.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The key-encryption key the store seals its secrets with (a random one per database):
+    /// give it to a server or a second store that shares this database.
+    pub fn key(&self) -> &Kek {
+        self.store.kek().expect("test stores have a key")
     }
 
     /// A temporary folder removed with this database, e.g. for blobs or a server's data folder.
@@ -87,7 +95,10 @@ pub async fn sqlite() -> TestDb {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("data").join("folio.db");
     let url = path.to_str().expect("utf-8 temp path").to_string();
-    let store = Store::open(&url).await.expect("open sqlite test database");
+    let store = Store::open(&url)
+        .await
+        .expect("open sqlite test database")
+        .with_key(Kek::generate());
     TestDb {
         store,
         label: "sqlite",
@@ -107,7 +118,8 @@ pub async fn postgres() -> Option<TestDb> {
     let (url, name) = create_postgres_database(&admin_url).await;
     let store = Store::open(&url)
         .await
-        .expect("open postgres test database");
+        .expect("open postgres test database")
+        .with_key(Kek::generate());
     Some(TestDb {
         store,
         label: "postgres",

@@ -22,7 +22,10 @@ async fn story(db: &TestDb) {
     assert_eq!(store.backend().name(), label);
 
     // Opening the same database again runs migrations again: nothing to do.
-    let again = Store::open(db.url()).await.unwrap();
+    let again = Store::open(db.url())
+        .await
+        .unwrap()
+        .with_key(db.key().clone());
     assert_eq!(again.backend(), store.backend());
     assert_eq!(store.count_workspaces().await.unwrap(), 0, "{label}");
 
@@ -118,7 +121,10 @@ async fn story(db: &TestDb) {
     assert_eq!(secret.len(), 32);
     assert_eq!(store.server_secret().await.unwrap(), secret);
     assert_eq!(again.server_secret().await.unwrap(), secret);
-    let third = Store::open(db.url()).await.unwrap();
+    let third = Store::open(db.url())
+        .await
+        .unwrap()
+        .with_key(db.key().clone());
     assert_eq!(third.server_secret().await.unwrap(), secret, "{label}");
     third.close().await;
     again.close().await;
@@ -208,7 +214,8 @@ async fn concurrent_opens_migrate_once() {
     }
     for (label, url, cleanup) in targets {
         let (a, b) = tokio::join!(Store::open(&url), Store::open(&url));
-        let (a, b) = (a.unwrap(), b.unwrap());
+        let key = folio_store::Kek::generate();
+        let (a, b) = (a.unwrap().with_key(key.clone()), b.unwrap().with_key(key));
         a.create_workspace("x").await.unwrap();
         assert_eq!(b.count_workspaces().await.unwrap(), 1, "{label}");
         let (s1, s2) = tokio::join!(a.server_secret(), b.server_secret());

@@ -2,7 +2,8 @@
 //! on first use; every delivery carries `webhook-id`, `webhook-timestamp` and
 //! `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`. After a rotation
 //! the previous secret keeps signing (a second `v1,` entry) until the overlap ends, so receivers
-//! can switch secrets without rejecting a delivery.
+//! can switch secrets without rejecting a delivery. The secrets are stored sealed with the
+//! key-encryption key (`folio_store::keys`).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;

@@ -8,6 +8,8 @@ use crate::config::{ServeArgs, StorageArgs};
 
 mod convert;
 pub mod gobl;
+mod identities;
+mod keys;
 mod openapi;
 mod serve;
 mod tokens;
@@ -37,6 +39,12 @@ pub enum Command {
     /// Show or rotate a workspace's webhook signing secret.
     #[command(subcommand)]
     WebhookSecret(WebhookSecretCommand),
+    /// Re-seal the database's secrets under a new key-encryption key.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Import and list a workspace's signing identities (PKCS#12).
+    #[command(subcommand)]
+    Identities(IdentitiesCommand),
     /// Check or rewrite the committed OpenAPI snapshots under `api/`.
     Openapi(OpenapiArgs),
     /// Build, verify and sign GOBL documents.
@@ -116,6 +124,55 @@ pub enum WebhookSecretCommand {
     },
 }
 
+/// `folio keys ...`
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Re-seal every secret (token secret, webhook secrets, workspace keys, identities) under
+    /// the key of `--new-key-file`, in one transaction. Stop every node first; then start them
+    /// all with the new key.
+    Rotate {
+        /// The new key: read when the file exists, else made and written there (mode 0600).
+        #[arg(long, value_name = "FILE")]
+        new_key_file: std::path::PathBuf,
+        /// Storage options (with the key in use now).
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+/// `folio identities ...`
+#[derive(Debug, Subcommand)]
+pub enum IdentitiesCommand {
+    /// Import a PKCS#12 file (checked: password, validity, key); prints
+    /// `id, not after, name, subject`, tab-separated.
+    Import {
+        /// The PKCS#12 (`.p12`, `.pfx`) file.
+        #[arg(long, value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// A file whose first line is the password.
+        #[arg(long, value_name = "FILE")]
+        password_file: std::path::PathBuf,
+        /// A name for it (default: the certificate's subject).
+        #[arg(long)]
+        name: Option<String>,
+        /// Workspace name.
+        #[arg(long, default_value = crate::bootstrap::DEFAULT_WORKSPACE)]
+        workspace: String,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// List the workspace's identities, newest first: id, not after, name, subject.
+    List {
+        /// Workspace name.
+        #[arg(long, default_value = crate::bootstrap::DEFAULT_WORKSPACE)]
+        workspace: String,
+        /// Storage options.
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
 /// `folio openapi --check | --write`
 #[derive(Debug, clap::Args)]
 pub struct OpenapiArgs {
@@ -139,6 +196,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Token(command) => tokens::run(command),
         Command::WebhookSecret(command) => webhooks::run(command),
+        Command::Keys(command) => keys::run(command),
+        Command::Identities(command) => identities::run(command),
         Command::Openapi(args) => openapi::run(&args),
         Command::Gobl(command) => gobl::run(command),
         Command::Convert(args) => convert::run(&args),
@@ -152,11 +211,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Opens the store named by storage options.
+/// Opens the store named by storage options, with its key-encryption key.
 async fn open_store(storage: &StorageArgs) -> anyhow::Result<folio_store::Store> {
-    let (data, database) = crate::config::resolve_storage(storage)?;
-    std::fs::create_dir_all(&data)?;
-    Ok(folio_store::Store::open(&database).await?)
+    crate::bootstrap::open_store(&crate::config::resolve_storage(storage)?).await
 }
 
 #[cfg(test)]

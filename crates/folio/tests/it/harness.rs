@@ -130,6 +130,12 @@ impl TestApp {
         config.database = db.url().to_string();
         config.listen = ([127, 0, 0, 1], 0).into();
         config.ops_listen = ([127, 0, 0, 1], 0).into();
+        // the server (and a command run on its data folder) seals with the key the test's own
+        // store opens with
+        std::fs::create_dir_all(&data).unwrap();
+        db.key()
+            .write_file(&data.join(folio::config::DATA_KEY_FILE))
+            .unwrap();
         configure(&mut config);
         let shutdown = CancellationToken::new();
         let running = folio::launch(config, services, shutdown.clone())

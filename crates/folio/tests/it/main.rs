@@ -8,6 +8,7 @@ mod cli;
 mod convert_cli;
 mod errors;
 mod gobl_cli;
+mod keys;
 mod national_cli;
 mod national_kit;
 mod ops;

@@ -1,4 +1,5 @@
-//! `silo_keys` rows: the workspaces' signing keys, ranked.
+//! `silo_keys` rows: the workspaces' signing keys, ranked. The private JWK is stored sealed with
+//! the key-encryption key (see `folio_store::keys`).
 
 use folio_store::{Scope, Store, WriteQuery, millis, now};
 use sqlx::Row;
@@ -18,7 +19,7 @@ pub(crate) async fn insert_first(
     )
     .bind(kid)
     .bind(millis(now()))
-    .bind(private_jwk)
+    .bind(store.seal(private_jwk.as_bytes())?)
     .write(store)
     .await?;
     Ok(())
@@ -30,8 +31,10 @@ pub(crate) async fn private_jwks(store: &Store, ws: Scope) -> SiloResult<Vec<Str
         .query("SELECT private_jwk FROM silo_keys WHERE workspace_id = $1 ORDER BY rank DESC")
         .fetch_all(store.pool())
         .await?;
-    Ok(rows
-        .iter()
-        .map(|r| r.try_get("private_jwk"))
-        .collect::<Result<_, _>>()?)
+    rows.iter()
+        .map(|r| {
+            let sealed: String = r.try_get("private_jwk")?;
+            Ok(store.open_sealed_text(&sealed)?)
+        })
+        .collect()
 }

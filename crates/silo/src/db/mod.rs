@@ -4,6 +4,7 @@
 
 pub(crate) mod envelopes;
 pub(crate) mod files;
+pub(crate) mod identities;
 pub(crate) mod keys;
 pub(crate) mod list;
 pub(crate) mod rows;

@@ -1,5 +1,5 @@
-//! silo/v1: envelopes, their versions, files and states, the workspace's public keys, and GOBL
-//! built and signed without storing it.
+//! silo/v1: envelopes, their versions, files and states, the workspace's public keys and signing
+//! identities, and GOBL built and signed without storing it.
 
 use folio_api::ServiceVersion;
 use utoipa_axum::router::OpenApiRouter;
@@ -8,6 +8,7 @@ mod entries;
 mod envelopes;
 mod files;
 mod gobl;
+mod identities;
 mod keys;
 mod search;
 mod states;
@@ -16,6 +17,7 @@ mod versions;
 pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch};
 pub use files::{FileIn, FileOut};
 pub use gobl::{BuildIn, GoblOut, SignIn};
+pub use identities::{IdentityIn, IdentityList, IdentityOut};
 pub use keys::KeySet;
 pub use states::{StateIn, StateList, StateOut};
 pub use versions::{VersionList, VersionOut, VersionSummary};
@@ -37,6 +39,7 @@ pub fn routes() -> OpenApiRouter {
         .merge(files::routes())
         .merge(states::routes())
         .merge(keys::routes())
+        .merge(identities::routes())
         .merge(gobl::routes())
         .merge(entries::routes())
         .merge(search::routes())

@@ -1,4 +1,5 @@
-//! `transform_webhook_secrets` rows: one per workspace.
+//! `transform_webhook_secrets` rows: one per workspace. The secrets are stored sealed with the
+//! key-encryption key (see `folio_store::keys`) and opened here.
 
 use chrono::{DateTime, Utc};
 use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
@@ -18,9 +19,13 @@ pub(crate) async fn get(store: &Store, scope: Scope) -> TransformResult<Option<W
         .await?;
     let Some(row) = row else { return Ok(None) };
     let previous: Option<String> = row.try_get("previous")?;
+    let previous = previous
+        .map(|sealed| store.open_sealed_text(&sealed))
+        .transpose()?;
     let until: Option<i64> = row.try_get("previous_until")?;
+    let secret: String = row.try_get("secret")?;
     Ok(Some(WebhookSecret {
-        secret: row.try_get("secret")?,
+        secret: store.open_sealed_text(&secret)?,
         created_at: from_millis(row.try_get("created_at")?),
         previous: previous.zip(until.map(from_millis)),
     }))
@@ -38,7 +43,7 @@ pub(crate) async fn insert(
             "INSERT INTO transform_webhook_secrets (workspace_id, secret, created_at) \
              VALUES ($1, $2, $3) ON CONFLICT (workspace_id) DO NOTHING",
         )
-        .bind(secret.to_string())
+        .bind(store.seal(secret.as_bytes())?)
         .bind(millis(at))
         .write(store)
         .await?;
@@ -60,7 +65,7 @@ pub(crate) async fn rotate(
              secret = $3, created_at = $4 WHERE workspace_id = $1",
         )
         .bind(millis(until))
-        .bind(secret.to_string())
+        .bind(store.seal(secret.as_bytes())?)
         .bind(millis(at))
         .write(store)
         .await?;

@@ -5,6 +5,7 @@ mod entries;
 mod envelopes;
 mod files_states;
 mod gobl;
+pub mod identities;
 mod paging;
 mod s3;
 mod search;
