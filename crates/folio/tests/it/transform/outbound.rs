@@ -126,6 +126,8 @@ async fn queue(saver: &TestApp, cases: &[Case]) -> Vec<Option<Uuid>> {
 async fn run_on(saver: &TestApp, outbound: Policy, ids: &[Option<Uuid>]) -> Vec<Option<Value>> {
     let mut config = folio::Config::for_data(saver.db.dir().join("runner"));
     config.database = saver.db.url().to_string();
+    // a second node of the cluster: the same key-encryption key as the first
+    config.key = folio::config::KeySource::Base64(saver.db.key().to_base64());
     config.listen = ([127, 0, 0, 1], 0).into();
     config.ops_listen = ([127, 0, 0, 1], 0).into();
     fast(&mut config);
