@@ -84,3 +84,53 @@ pub fn p7m(dir: &Path, content: &[u8]) -> Vec<u8> {
     assert!(status.success(), "openssl cms -sign");
     std::fs::read(out).unwrap()
 }
+
+/// A fresh signing identity made with openssl in `dir`: the PKCS#12 file and its password.
+pub fn identity(dir: &Path) -> (PathBuf, &'static str) {
+    let (key, cert, p12) = (
+        dir.join("id-key.pem"),
+        dir.join("id-cert.pem"),
+        dir.join("id.p12"),
+    );
+    let status = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        ])
+        .args(["-subj", "/CN=folio test signer/O=folio/C=ES", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success(), "openssl req");
+    let status = Command::new("openssl")
+        .args(["pkcs12", "-export", "-passout", "pass:secret", "-inkey"])
+        .arg(&key)
+        .arg("-in")
+        .arg(&cert)
+        .arg("-out")
+        .arg(&p12)
+        .status()
+        .unwrap();
+    assert!(status.success(), "openssl pkcs12 -export");
+    (p12, "secret")
+}
+
+/// [`validate`] with the signature checked against the identity `p12`.
+pub fn validate_signed(files: &[PathBuf], p12: &Path, password: &str) {
+    let out = Command::new("python3")
+        .arg(shared().join("national/validate.py"))
+        .arg("--verify-signature")
+        .arg(p12)
+        .args(["--password", password])
+        .args(files)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "validate.py: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

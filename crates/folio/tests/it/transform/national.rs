@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::{apps, run, step_verdict, workflow};
 use crate::harness::TestApp;
-use crate::national_kit::{doc, p7m, shared, validate};
+use crate::national_kit::{doc, identity, p7m, shared, validate, validate_signed};
 
 /// A Spanish VERI*FACTU invoice without its code (the workflow numbers it) and uuid.
 fn spanish_invoice() -> Value {
@@ -381,15 +381,34 @@ async fn a_p7m_imports_and_a_tampered_one_ends_ko() {
     }
 }
 
+/// Imports a fresh identity into the workspace; its PKCS#12 file and password.
+async fn import_identity(app: &TestApp) -> (PathBuf, &'static str) {
+    let (p12, password) = identity(&app.data);
+    let data = base64::engine::general_purpose::STANDARD.encode(std::fs::read(&p12).unwrap());
+    app.post(
+        "/silo/v1/identities",
+        &json!({"name": "signer", "data": data, "password": password}),
+    )
+    .await
+    .expect(200);
+    (p12, password)
+}
+
 #[tokio::test]
-async fn facturae_and_ksef_steps_write_schema_valid_files() {
+async fn facturae_is_signed_with_the_workspace_identity_and_ksef_reads_back() {
     let facturae = doc("national/fixtures/facturae/gobl.facturae/invoice-vat-irpf.json");
     let ksef = doc("national/fixtures/ksef/gobl.ksef/credit-note.json");
     for app in apps().await {
+        // no identity yet: the step says how to give one
+        let (job, _) = one_step(&app, "gov-es.facturae.generate", json!({}), &facturae).await;
+        assert_eq!(job["status"], "KO", "{job}");
+        assert_eq!(last_event(&job, None)["code"], "no-identity", "{job}");
+
+        let (p12, password) = import_identity(&app).await;
         let (job, env) = one_step(&app, "gov-es.facturae.generate", json!({}), &facturae).await;
         assert_eq!(job["status"], "OK", "{}: {job}", app.label());
         let (_, xml) = file(&app, env, "facturae").await;
-        validate(&[scratch(&app, "facturae.xml", &xml)]);
+        validate_signed(&[scratch(&app, "facturae.xsig", &xml)], &p12, password);
 
         let (job, _) = one_step(
             &app,
@@ -415,5 +434,56 @@ async fn facturae_and_ksef_steps_write_schema_valid_files() {
             totals["payable"],
             stored["data"]["doc"]["totals"]["payable"]
         );
+    }
+}
+
+#[tokio::test]
+async fn ticketbai_files_are_signed_and_chained() {
+    let invoice = doc("gobl/examples/es/out/invoice-es-es-tbai-simplified.json");
+    for app in apps().await {
+        let (p12, password) = import_identity(&app).await;
+        let wf = workflow(
+            &app,
+            json!({"name": "tbai", "steps": [
+                {"id": "tbai", "provider": "gov-es.ticketbai.generate",
+                 "config": {"license": "TBAIARbjjMClHKH00849", "developer_nif": "B98602642"}},
+                {"id": "send", "provider": "gov-es.ticketbai.send"}]}),
+        )
+        .await;
+        let mut files = Vec::new();
+        for i in 0..3 {
+            let mut d = invoice.clone();
+            d["code"] = json!(format!("T-{i}"));
+            d.as_object_mut().unwrap().remove("uuid");
+            let env = store(&app, &d).await;
+            let job = run(&app, &wf["id"], env).await;
+            assert_eq!(step_verdict(&job, "tbai"), "OK", "{}: {job}", app.label());
+            assert_eq!(last_event(&job, Some("send"))["code"], "needs-authority");
+            let (meta, xml) = file(&app, env, "ticketbai").await;
+            assert!(
+                meta["meta"]["tbai_id"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("TBAI-")
+            );
+            files.push((
+                scratch(&app, &format!("tbai-{i}.xml"), &xml),
+                String::from_utf8(xml).unwrap(),
+            ));
+        }
+        let paths: Vec<PathBuf> = files.iter().map(|f| f.0.clone()).collect();
+        validate_signed(&paths, &p12, password);
+        // each file names the previous one's number and the start of its signature value
+        for pair in files.windows(2) {
+            let value = text_of(&pair[0].1, "SignatureValue").unwrap();
+            let start: String = value
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .take(100)
+                .collect();
+            let named = text_of(&pair[1].1, "SignatureValueFirmaFacturaAnterior").unwrap();
+            assert_eq!(named, start);
+        }
+        assert!(text_of(&files[0].1, "EncadenamientoFacturaAnterior").is_none());
     }
 }

@@ -1,4 +1,6 @@
-//! `gov-es.facturae.generate`: the envelope as Facturae 3.2.2, attached. Invopop's
+//! `gov-es.facturae.generate`: the envelope as Facturae 3.2.2, signed XAdES-EPES under
+//! Facturae's policy with the workspace's signing identity (`identity` names one; its newest
+//! valid one otherwise), attached as `facturae.xsig`. Invopop's
 //! `add_timestamp` asks for a time stamp on the signature from a time-stamping authority, a
 //! network service this server does not reach: a step that asks for one ends `KO` rather
 //! than writing a file without it.
@@ -9,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, convert, envelope};
+use super::{Written, attach, convert, envelope, signing_identity};
 
 const FORMAT: &str = "Facturae 3.2.2";
 const KEY: &str = "facturae";
@@ -18,6 +20,8 @@ const KEY: &str = "facturae";
 struct Config {
     #[serde(default)]
     add_timestamp: bool,
+    #[serde(default)]
+    identity: Option<uuid::Uuid>,
 }
 
 /// `gov-es.facturae.generate`.
@@ -49,13 +53,18 @@ impl Action for Generate {
             Ok(found) => found,
             Err(o) => return o,
         };
+        let identity = match signing_identity(cx, config.identity).await {
+            Ok(i) => i,
+            Err(o) => return o,
+        };
         let written = convert(move || {
-            let xml = facturae::from_envelope(&data, &facturae::Options::default())
+            let opts = facturae::Options::default();
+            let xml = facturae::from_envelope_signed(&data, &opts, &identity, chrono::Utc::now())
                 .map_err(|e| e.to_string())?;
             Ok(Written {
                 format: FORMAT,
                 key: KEY,
-                name: "facturae.xml".into(),
+                name: "facturae.xsig".into(),
                 xml,
                 meta: None,
             })

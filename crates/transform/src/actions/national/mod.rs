@@ -12,15 +12,17 @@ pub(super) mod authority;
 mod facturae;
 mod fatturapa;
 mod ksef;
+mod ticketbai;
 mod verifactu;
 
 use std::collections::BTreeMap;
 
+use folio_national::sign::Identity;
 use folio_silo::NewFile;
 use uuid::Uuid;
 
 use super::einvoice::CATEGORY;
-use super::{Outcome, Registry, Report, StepCx};
+use super::{Outcome, Registry, Report, StepCx, silo_outcome};
 
 /// Adds the national actions to `r`.
 pub(super) fn register(r: &mut Registry) {
@@ -28,6 +30,7 @@ pub(super) fn register(r: &mut Registry) {
     r.add(fatturapa::Import);
     r.add(verifactu::Generate);
     r.add(facturae::Generate);
+    r.add(ticketbai::Generate);
     r.add(ksef::Generate);
     r.add(ksef::Import);
     for step in authority::all() {
@@ -72,6 +75,26 @@ fn unreadable(name: &str, outcome: Outcome) -> Outcome {
         }
         other => other,
     }
+}
+
+/// The workspace's signing identity (`id`, or its newest valid one), opened; a `KO` that
+/// says how to give one when it has none, or why the one it has cannot sign.
+async fn signing_identity(cx: &StepCx<'_>, id: Option<Uuid>) -> Result<Identity, Outcome> {
+    let found = cx
+        .transform
+        .silo()
+        .signing_identity(cx.scope(), id)
+        .await
+        .map_err(silo_outcome)?;
+    let Some((pkcs12, password)) = found else {
+        return Err(Outcome::Ko(Report::new(
+            "no-identity",
+            "this step signs with a signing identity of the workspace, and it has none valid: \
+             import one (POST /silo/v1/identities, or folio identities import)",
+        )));
+    };
+    Identity::from_pkcs12(&pkcs12, &password, folio_store::now())
+        .map_err(|e| Outcome::Ko(Report::new("identity", e.to_string())))
 }
 
 /// The job's envelope id and its GOBL envelope.

@@ -37,9 +37,11 @@ impl Config {
     /// The writer's options: folio, under the configured licence (for every province).
     fn options(&self) -> Result<ticketbai::Options, String> {
         let (Some(license), Some(nif)) = (&self.license, &self.developer_nif) else {
-            return Err("TicketBAI files name the software's licence from the province's \
+            return Err(
+                "TicketBAI files name the software's licence from the province's \
                         treasury: set license and developer_nif in the step's config"
-                .into());
+                    .into(),
+            );
         };
         let licenses = [Region::Araba, Region::Bizkaia, Region::Gipuzkoa]
             .into_iter()
@@ -103,7 +105,8 @@ impl Action for Generate {
         };
         let write = |previous: Option<ChainLink>| {
             let now = folio_store::now();
-            let t = ticketbai::from_envelope_signed(&data, previous.as_ref(), now, &opts, &identity)?;
+            let t =
+                ticketbai::from_envelope_signed(&data, previous.as_ref(), now, &opts, &identity)?;
             let meta = BTreeMap::from([
                 ("tbai_id".to_string(), t.tbai_id),
                 ("qr_url".to_string(), t.qr_url),
