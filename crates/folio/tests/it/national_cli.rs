@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::harness::run_cli;
-use crate::national_kit::{p7m, shared, validate};
+use crate::national_kit::{identity, p7m, shared, validate, validate_signed};
 
 /// `folio convert --to TO [more...] INPUT -o OUT`; the exit code and stderr.
 fn convert(to: &str, input: &Path, out: &Path, more: &[&str]) -> (i32, String) {
@@ -152,4 +152,52 @@ fn an_invoice_a_format_cannot_carry_exits_1_and_writes_nothing() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("Spanish"), "{err}");
     assert!(!out.exists());
+}
+
+#[test]
+fn facturae_and_ticketbai_sign_with_the_identity_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (p12, password) = identity(tmp.path());
+    let pw = tmp.path().join("password");
+    std::fs::write(&pw, format!("{password}\n")).unwrap();
+    let sign = [
+        "--identity",
+        p12.to_str().unwrap(),
+        "--password-file",
+        pw.to_str().unwrap(),
+    ];
+    let facturae = tmp.path().join("facturae.xsig");
+    let input = fixture("facturae/gobl.facturae/invoice-vat-irpf.json");
+    let (code, err) = convert("facturae", &input, &facturae, &sign);
+    assert_eq!(code, 0, "{err}");
+    let tbai = shared().join("gobl/examples/es/out/invoice-es-es-tbai-simplified.json");
+    let mut licence = sign.to_vec();
+    licence.extend([
+        "--license",
+        "TBAIARbjjMClHKH00849",
+        "--developer-nif",
+        "B98602642",
+    ]);
+    let first = tmp.path().join("tbai-1.xml");
+    let (code, err) = convert("ticketbai", &tbai, &first, &licence);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("tbai: TBAI-"), "{err}");
+    let second = tmp.path().join("tbai-2.xml");
+    let mut chained = licence.clone();
+    chained.extend(["--previous", first.to_str().unwrap()]);
+    let (code, err) = convert("ticketbai", &tbai, &second, &chained);
+    assert_eq!(code, 0, "{err}");
+    validate_signed(&[facturae, first.clone(), second.clone()], &p12, password);
+    let text = std::fs::read_to_string(&second).unwrap();
+    assert!(text.contains("EncadenamientoFacturaAnterior"), "{text}");
+    // a wrong password is bad usage, naming the problem; nothing is written
+    std::fs::write(&pw, "wrong").unwrap();
+    let out = tmp.path().join("wrong.xsig");
+    let (code, err) = convert("facturae", &input, &out, &sign);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("wrong password"), "{err}");
+    assert!(!out.exists());
+    // TicketBAI is never written unsigned
+    let (code, err) = convert("ticketbai", &tbai, &tmp.path().join("x.xml"), &[]);
+    assert_eq!(code, 2, "{err}");
 }

@@ -2,7 +2,8 @@
 //!
 //! INPUT is a path or `-` for stdin. To `ubl`, `ubl-peppol`, `ubl-xrechnung`, `cii`,
 //! `cii-xrechnung`, `cii-facturx` or `cii-zugferd`, and to the national `fatturapa`,
-//! `verifactu`, `facturae` or `ksef`, it reads a GOBL envelope or bare document (YAML or JSON,
+//! `verifactu`, `facturae`, `ticketbai` or `ksef` (Facturae signed, and TicketBAI, with
+//! `--identity` and `--password-file`), it reads a GOBL envelope or bare document (YAML or JSON,
 //! built first); to `gobl` it reads UBL, CII, FatturaPA (plain or `.xml.p7m`) or KSeF FA(3)
 //! (detected) and prints the built GOBL envelope (from a Factur-X / ZUGFeRD PDF too). `pdf`
 //! renders the invoice as a PDF/A-3b file and `facturx-pdf` as a Factur-X EN 16931 hybrid
@@ -37,6 +38,7 @@ const TARGETS: &[&str] = &[
     "verifactu",
     "facturae",
     "ksef",
+    "ticketbai",
     "gobl",
     "pdf",
     "facturx-pdf",
@@ -69,6 +71,18 @@ pub struct ConvertArgs {
     /// CLI keeps no chain: without it the record is the first of its chain).
     #[arg(long)]
     previous: Option<PathBuf>,
+    /// Facturae, TicketBAI: the PKCS#12 identity to sign with.
+    #[arg(long)]
+    identity: Option<PathBuf>,
+    /// Facturae, TicketBAI: a file holding the identity's password.
+    #[arg(long)]
+    password_file: Option<PathBuf>,
+    /// TicketBAI: the software's licence from the province's treasury.
+    #[arg(long)]
+    license: Option<String>,
+    /// TicketBAI: the software developer's NIF.
+    #[arg(long)]
+    developer_nif: Option<String>,
 }
 
 pub(super) fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -87,6 +101,10 @@ pub(super) fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         to if national::TARGETS.contains(&to) => {
             let opts = national::Options {
                 previous: args.previous.as_deref(),
+                identity: args.identity.as_deref(),
+                password_file: args.password_file.as_deref(),
+                license: args.license.as_deref(),
+                developer_nif: args.developer_nif.as_deref(),
             };
             national::to_national(&bytes, to, &opts).map(String::into_bytes)
         }

@@ -1,25 +1,36 @@
 //! `folio convert` for the national formats: GOBL → FatturaPA, VERI*FACTU, Facturae or KSeF
 //! FA(3); FatturaPA (plain or `.xml.p7m`) and FA(3) → GOBL.
 //!
-//! The CLI keeps no chain: a VERI*FACTU record it writes is the first of its issuer's chain
-//! unless `--previous` names the record to chain to (a file holding it).
+//! The CLI keeps no chain: a VERI*FACTU record or TicketBAI file it writes is the first of its
+//! issuer's chain unless `--previous` names the record to chain to (a file holding it).
+//! Facturae is signed when `--identity` (a PKCS#12 file) and `--password-file` are given;
+//! TicketBAI always is, and names the software's licence (`--license`, `--developer-nif`).
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use folio_national::{facturae, fatturapa, ksef, verifactu};
+use folio_national::sign::Identity;
+use folio_national::{facturae, fatturapa, ksef, ticketbai, verifactu};
 use serde_json::Value;
 
 use super::input::{built, gobl_input};
 use super::outcome::{INVALID, USAGE, fail, pretty};
 
 /// The national targets of `--to`.
-pub(super) const TARGETS: &[&str] = &["fatturapa", "verifactu", "facturae", "ksef"];
+pub(super) const TARGETS: &[&str] = &["fatturapa", "verifactu", "facturae", "ticketbai", "ksef"];
 
 /// What the national targets read beside the invoice.
 pub(super) struct Options<'a> {
-    /// `--previous`: the issuer's last VERI*FACTU record.
+    /// `--previous`: the issuer's last VERI*FACTU record or TicketBAI file.
     pub previous: Option<&'a Path>,
+    /// `--identity`: the PKCS#12 file to sign with.
+    pub identity: Option<&'a Path>,
+    /// `--password-file`: its password.
+    pub password_file: Option<&'a Path>,
+    /// `--license`: TicketBAI's software licence.
+    pub license: Option<&'a str>,
+    /// `--developer-nif`: TicketBAI's software developer.
+    pub developer_nif: Option<&'a str>,
 }
 
 /// GOBL → the national format `to`; exit 1 when the invoice lacks what the format requires.
@@ -28,8 +39,12 @@ pub(super) fn to_national(bytes: &[u8], to: &str, opts: &Options) -> Result<Stri
     let written = match to {
         "fatturapa" => fatturapa::from_envelope(&envelope, &Default::default())
             .map_err(|e| (matches!(e, fatturapa::Error::Read(_)), e.to_string())),
-        "facturae" => facturae::from_envelope(&envelope, &Default::default())
-            .map_err(|e| (matches!(e, facturae::Error::Read(_)), e.to_string())),
+        "facturae" => match identity(opts)? {
+            Some(id) => facturae::from_envelope_signed(&envelope, &Default::default(), &id, now()),
+            None => facturae::from_envelope(&envelope, &Default::default()),
+        }
+        .map_err(|e| (matches!(e, facturae::Error::Read(_)), e.to_string())),
+        "ticketbai" => return ticket(&envelope, opts),
         "ksef" => ksef::from_envelope(&envelope, &Default::default())
             .map_err(|e| (matches!(e, ksef::Error::Read(_)), e.to_string())),
         _ => return verifactu_record(&envelope, opts),
@@ -52,13 +67,90 @@ fn verifactu_record(envelope: &Value, opts: &Options) -> Result<String, ExitCode
         environment: verifactu::Environment::Production,
     };
     let record = issue
-        .record(previous.as_ref(), chrono::Utc::now(), &options)
+        .record(previous.as_ref(), now(), &options)
         .map_err(|e| fail(INVALID, &e.to_string()))?;
     if let Some(url) = &record.qr_url {
         eprintln!("qr: {url}");
     }
     eprintln!("huella: {}", record.link.huella);
     Ok(record.xml)
+}
+
+fn now() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now()
+}
+
+/// The identity `--identity` and `--password-file` give, if any; exit 2 when it cannot sign
+/// (unreadable, wrong password, expired: the message says which).
+fn identity(opts: &Options) -> Result<Option<Identity>, ExitCode> {
+    let Some(path) = opts.identity else {
+        return Ok(None);
+    };
+    let Some(password_file) = opts.password_file else {
+        return Err(fail(USAGE, "--identity needs --password-file"));
+    };
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| fail(USAGE, &format!("cannot read {}: {e}", p.display())))
+    };
+    let bytes = read(path)?;
+    let password = String::from_utf8(read(password_file)?)
+        .map_err(|_| fail(USAGE, "the password file is not UTF-8"))?;
+    let password = password.trim_end_matches(['\r', '\n']);
+    Identity::from_pkcs12(&bytes, password, now())
+        .map(Some)
+        .map_err(|e| fail(USAGE, &format!("{}: {e}", path.display())))
+}
+
+/// The signed TicketBAI file, chained to `--previous` when given.
+fn ticket(envelope: &Value, opts: &Options) -> Result<String, ExitCode> {
+    let Some(identity) = identity(opts)? else {
+        return Err(fail(
+            USAGE,
+            "TicketBAI files are signed: give --identity and --password-file",
+        ));
+    };
+    let (Some(license), Some(nif)) = (opts.license, opts.developer_nif) else {
+        return Err(fail(
+            USAGE,
+            "TicketBAI files name the software's licence: give --license and --developer-nif",
+        ));
+    };
+    let previous = match opts.previous {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| fail(USAGE, &format!("cannot read {}: {e}", path.display())))?;
+            Some(ticketbai::ChainLink::from_ticket_xml(&text).ok_or_else(|| {
+                fail(
+                    USAGE,
+                    &format!("{} holds no signed TicketBAI file", path.display()),
+                )
+            })?)
+        }
+        None => None,
+    };
+    let regions = [
+        ticketbai::Region::Araba,
+        ticketbai::Region::Bizkaia,
+        ticketbai::Region::Gipuzkoa,
+    ];
+    let options = ticketbai::Options {
+        software: ticketbai::Software {
+            licenses: regions
+                .into_iter()
+                .map(|r| (r, license.to_string()))
+                .collect(),
+            developer_nif: nif.to_string(),
+            name: "folio".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        role: ticketbai::IssuerRole::Supplier,
+    };
+    let t =
+        ticketbai::from_envelope_signed(envelope, previous.as_ref(), now(), &options, &identity)
+            .map_err(|e| fail(INVALID, &e.to_string()))?;
+    eprintln!("tbai: {}", t.tbai_id);
+    eprintln!("qr: {}", t.qr_url);
+    Ok(t.xml)
 }
 
 /// The link of the last record in the file at `path`.
