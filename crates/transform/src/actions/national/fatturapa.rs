@@ -131,7 +131,9 @@ impl Action for Import {
             "imported",
             format!("{name} imported as envelope {}", ids.join(", ")),
         );
-        report.args.insert("silo_entry_id".into(), ids[0].clone());
+        if let Some(first) = ids.first() {
+            report.args.insert("silo_entry_id".into(), first.clone());
+        }
         report.args.insert("file_name".into(), name);
         report.args.insert("invoices".into(), ids.len().to_string());
         if signed {
