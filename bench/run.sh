@@ -18,7 +18,7 @@ cargo build --release -q -p folio -p folio-loadgen
 # One build of every benchmark (one feature set), then each binary run directly: a `cargo bench
 # -p` per crate would rebuild shared crates with that crate's features.
 benches="$(cargo bench --no-run -q -p gobl -p folio-silo -p folio-transform -p folio-einvoice \
-  -p folio-pdf -p folio-sequence --message-format=json 2>/dev/null | python3 -c '
+  -p folio-pdf -p folio-sequence -p folio-national --message-format=json 2>/dev/null | python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
@@ -40,6 +40,7 @@ run "$(bench engine)"
 run "$(bench invoice)" "${direct[@]}"
 run "$(bench convert)" "${direct[@]}"
 run "$(bench render)" "${direct[@]}"
+run "$(bench national)"
 run "$(bench entries)"
 
 goal() {
@@ -53,6 +54,7 @@ goal() {
     "invoice build, 200 lines"*) echo "≥ 0.40" ;;
     "invoice build with "*) echo "≥ 0.80 (add-on ≤ 20% more)" ;;
     "resident memory"*) echo "idle < 30 MB" ;;
+    "GOBL → "*", "*" lines"*) echo "≥ 0.30" ;;
     *) echo "-" ;;
   esac
 }
