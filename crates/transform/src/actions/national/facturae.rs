@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, convert, envelope, signing_identity};
+use super::{Written, generate, signing_identity};
 
 const FORMAT: &str = "Facturae 3.2.2";
 const KEY: &str = "facturae";
@@ -49,15 +49,11 @@ impl Action for Generate {
                  connected to",
             ));
         }
-        let (envelope_id, data) = match envelope(cx).await {
-            Ok(found) => found,
-            Err(o) => return o,
-        };
         let identity = match signing_identity(cx, config.identity).await {
             Ok(i) => i,
             Err(o) => return o,
         };
-        let written = convert(move || {
+        generate(cx, move |data| {
             let opts = facturae::Options::default();
             let xml = facturae::from_envelope_signed(&data, &opts, &identity, chrono::Utc::now())
                 .map_err(|e| e.to_string())?;
@@ -69,10 +65,6 @@ impl Action for Generate {
                 meta: None,
             })
         })
-        .await;
-        match written {
-            Ok(w) => attach(cx, envelope_id, w).await,
-            Err(o) => o,
-        }
+        .await
     }
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::super::received::{self, Source, Wanted};
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, convert, envelope, unreadable};
+use super::{Written, convert, generate, unreadable};
 
 const FORMAT: &str = "FatturaPA 1.2.2";
 const KEY: &str = "fatturapa";
@@ -39,11 +39,7 @@ impl Action for Generate {
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let (envelope_id, data) = match envelope(cx).await {
-            Ok(found) => found,
-            Err(o) => return o,
-        };
-        let written = convert(move || {
+        generate(cx, |data| {
             let opts = fatturapa::Options::default();
             let xml = fatturapa::from_envelope(&data, &opts).map_err(|e| e.to_string())?;
             let name = fatturapa::file_name(&data, &opts).map_err(|e| e.to_string())?;
@@ -55,11 +51,7 @@ impl Action for Generate {
                 meta: None,
             })
         })
-        .await;
-        match written {
-            Ok(w) => attach(cx, envelope_id, w).await,
-            Err(o) => o,
-        }
+        .await
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::super::einvoice::is_xml;
 use super::super::received::{self, Source, Wanted};
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, convert, envelope, unreadable};
+use super::{Written, convert, generate, unreadable};
 
 const FORMAT: &str = "KSeF FA(3)";
 const KEY: &str = "ksef";
@@ -36,11 +36,7 @@ impl Action for Generate {
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let (envelope_id, data) = match envelope(cx).await {
-            Ok(found) => found,
-            Err(o) => return o,
-        };
-        let written = convert(move || {
+        generate(cx, |data| {
             let xml =
                 ksef::from_envelope(&data, &ksef::Options::default()).map_err(|e| e.to_string())?;
             Ok(Written {
@@ -51,11 +47,7 @@ impl Action for Generate {
                 meta: None,
             })
         })
-        .await;
-        match written {
-            Ok(w) => attach(cx, envelope_id, w).await,
-            Err(o) => o,
-        }
+        .await
     }
 }
 

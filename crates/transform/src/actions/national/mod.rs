@@ -52,6 +52,68 @@ struct Written {
     meta: Option<BTreeMap<String, String>>,
 }
 
+/// A generate step's whole run: the job's envelope, written off the async workers by
+/// `write` (its error, a message naming what the format requires, ends the step `KO`), then
+/// attached.
+async fn generate<F>(cx: &StepCx<'_>, write: F) -> Outcome
+where
+    F: FnOnce(serde_json::Value) -> Result<Written, String> + Send + 'static,
+{
+    let (envelope_id, data) = match envelope(cx).await {
+        Ok(found) => found,
+        Err(o) => return o,
+    };
+    match convert(move || write(data)).await {
+        Ok(w) => attach(cx, envelope_id, w).await,
+        Err(o) => o,
+    }
+}
+
+/// A chained document (VERI*FACTU record, TicketBAI file) the step writes.
+struct Chained<'a> {
+    format: &'static str,
+    key: &'static str,
+    name: &'static str,
+    issuer: &'a str,
+}
+
+/// Adds the record `write` makes to the issuer's chain of `c.key` (see `crate::chains`) and
+/// attaches it, its chain position beside its own meta.
+async fn append_and_attach<L, E>(
+    cx: &StepCx<'_>,
+    envelope_id: Uuid,
+    c: Chained<'_>,
+    write: impl FnOnce(Option<L>) -> Result<crate::chains::Written<L>, E>,
+) -> Outcome
+where
+    L: serde::Serialize + serde::de::DeserializeOwned,
+    E: std::fmt::Display,
+{
+    let by = crate::chains::Writer {
+        intent_id: cx.intent_id,
+        envelope_id: Some(envelope_id),
+    };
+    let key = crate::chains::Key {
+        format: c.key,
+        issuer: c.issuer,
+    };
+    let stored = match cx.transform.chain_append(cx.scope(), key, by, write).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return Outcome::Ko(Report::new("convert", e.to_string())),
+        Err(e) => return Outcome::Err(Report::new("storage", e.to_string()), None),
+    };
+    let mut meta = stored.record.meta;
+    meta.insert("chain_position".into(), stored.position.to_string());
+    let written = Written {
+        format: c.format,
+        key: c.key,
+        name: c.name.into(),
+        xml: stored.record.xml,
+        meta: Some(meta),
+    };
+    attach(cx, envelope_id, written).await
+}
+
 /// Runs a conversion off the async workers; its error (a message naming what the format
 /// requires) ends the step `KO`.
 async fn convert<T, F>(f: F) -> Result<T, Outcome>

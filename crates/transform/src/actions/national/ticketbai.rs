@@ -17,8 +17,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, envelope, signing_identity};
-use crate::chains::{Key, Writer, Written as Record};
+use super::{Chained, append_and_attach, envelope, signing_identity};
+use crate::chains::Written as Record;
 
 const FORMAT: &str = "TicketBAI 1.2.2";
 const KEY: &str = "ticketbai";
@@ -95,14 +95,6 @@ impl Action for Generate {
             Ok(i) => i,
             Err(o) => return o,
         };
-        let by = Writer {
-            intent_id: cx.intent_id,
-            envelope_id: Some(envelope_id),
-        };
-        let key = Key {
-            format: KEY,
-            issuer,
-        };
         let write = |previous: Option<ChainLink>| {
             let now = folio_store::now();
             let t =
@@ -117,20 +109,12 @@ impl Action for Generate {
                 xml: t.xml,
             })
         };
-        let stored = match cx.transform.chain_append(cx.scope(), key, by, write).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => return Outcome::Ko(Report::new("convert", e.to_string())),
-            Err(e) => return Outcome::Err(Report::new("storage", e.to_string()), None),
-        };
-        let mut meta = stored.record.meta;
-        meta.insert("chain_position".into(), stored.position.to_string());
-        let written = Written {
+        let chained = Chained {
             format: FORMAT,
             key: KEY,
-            name: "ticketbai.xml".into(),
-            xml: stored.record.xml,
-            meta: Some(meta),
+            name: "ticketbai.xml",
+            issuer,
         };
-        attach(cx, envelope_id, written).await
+        append_and_attach(cx, envelope_id, chained, write).await
     }
 }

@@ -16,8 +16,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, attach, convert, envelope};
-use crate::chains::{Key, Writer, Written as Record};
+use super::{Chained, append_and_attach, convert, envelope};
+use crate::chains::Written as Record;
 
 const FORMAT: &str = "VERI*FACTU record";
 const KEY: &str = "verifactu";
@@ -90,14 +90,6 @@ impl Action for Generate {
             Ok(o) => o,
             Err(e) => return Outcome::Ko(Report::new("config", e)),
         };
-        let by = Writer {
-            intent_id: cx.intent_id,
-            envelope_id: Some(envelope_id),
-        };
-        let key = Key {
-            format: KEY,
-            issuer: issue.issuer(),
-        };
         let write = |previous: Option<verifactu::ChainLink>| {
             let r = issue.record(previous.as_ref(), folio_store::now(), &opts)?;
             let mut meta = BTreeMap::from([("huella".to_string(), r.link.huella.clone())]);
@@ -110,20 +102,12 @@ impl Action for Generate {
                 xml: r.xml,
             })
         };
-        let stored = match cx.transform.chain_append(cx.scope(), key, by, write).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => return Outcome::Ko(Report::new("convert", e.to_string())),
-            Err(e) => return Outcome::Err(Report::new("storage", e.to_string()), None),
-        };
-        let mut meta = stored.record.meta;
-        meta.insert("chain_position".into(), stored.position.to_string());
-        let written = Written {
+        let chained = Chained {
             format: FORMAT,
             key: KEY,
-            name: "verifactu.xml".into(),
-            xml: stored.record.xml,
-            meta: Some(meta),
+            name: "verifactu.xml",
+            issuer: issue.issuer(),
         };
-        attach(cx, envelope_id, written).await
+        append_and_attach(cx, envelope_id, chained, write).await
     }
 }
