@@ -6,11 +6,13 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use chrono::{TimeZone, Utc};
 use folio_national::{facturae, fatturapa, ksef, ticketbai, verifactu};
 use serde_json::Value;
+
+mod common;
+use common::rates;
 
 type Convert = fn(&Value) -> String;
 
@@ -82,27 +84,6 @@ fn to_ticketbai(env: &Value) -> String {
 
 fn at() -> chrono::DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 25, 10, 0, 0).unwrap()
-}
-
-/// Operations per second of `a` and of `b`, timed in alternating slices of 200 ms over
-/// about 2.4 s, so that a machine busy with other work slows both alike.
-fn rates(a: &dyn Fn(), b: &dyn Fn()) -> (f64, f64) {
-    let mut totals = [(0u32, 0f64); 2];
-    for _ in 0..6 {
-        for (i, f) in [a, b].into_iter().enumerate() {
-            f();
-            let start = Instant::now();
-            let mut n = 0u32;
-            while start.elapsed().as_millis() < 200 {
-                f();
-                n += 1;
-            }
-            totals[i].0 += n;
-            totals[i].1 += start.elapsed().as_secs_f64();
-        }
-    }
-    let per_second = |(n, secs): (u32, f64)| f64::from(n) / secs;
-    (per_second(totals[0]), per_second(totals[1]))
 }
 
 fn main() {

@@ -5,10 +5,12 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use chrono::Utc;
 use folio_national::facturae;
+
+mod common;
+use common::rates;
 use folio_national::sign::{FACTURAE_3_1, Identity, XadesOptions, sign_enveloped};
 
 const PASSWORD: &str = "bench";
@@ -70,27 +72,6 @@ fn document() -> String {
     files.sort();
     let env = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
     facturae::from_envelope(&env, &facturae::Options::default()).unwrap()
-}
-
-/// Operations per second of `a` and of `b`, timed in alternating slices of 250 ms over
-/// about 3 s, so that a machine busy with other work slows both alike.
-fn rates(a: &dyn Fn(), b: &dyn Fn()) -> (f64, f64) {
-    let mut totals = [(0u32, 0f64); 2];
-    for _ in 0..6 {
-        for (i, f) in [a, b].into_iter().enumerate() {
-            f();
-            let start = Instant::now();
-            let mut n = 0u32;
-            while start.elapsed().as_millis() < 250 {
-                f();
-                n += 1;
-            }
-            totals[i].0 += n;
-            totals[i].1 += start.elapsed().as_secs_f64();
-        }
-    }
-    let per_second = |(n, secs): (u32, f64)| f64::from(n) / secs;
-    (per_second(totals[0]), per_second(totals[1]))
 }
 
 fn main() {

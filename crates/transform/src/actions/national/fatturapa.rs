@@ -7,23 +7,14 @@
 use folio_api::FieldError;
 use folio_national::fatturapa::{self, p7m::SignatureStatus};
 use folio_silo::FileInfo;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::received::{self, Source, Wanted};
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, convert, generate, unreadable};
+use super::{FileConfig, Written, convert, generate, unreadable};
 
 const FORMAT: &str = "FatturaPA 1.2.2";
 const KEY: &str = "fatturapa";
-
-/// Invopop's options (`environment`...) are accepted and not needed offline.
-#[derive(Debug, Default, Deserialize)]
-struct Config {
-    /// The attachment to import (`sdi-it.import`); the first FatturaPA file when absent.
-    #[serde(default)]
-    file: Option<String>,
-}
 
 /// `sdi-it.generate`.
 pub(super) struct Generate;
@@ -35,7 +26,7 @@ impl Action for Generate {
     }
 
     fn check(&self, config: &Value) -> Vec<FieldError> {
-        check_config::<Config>(config)
+        check_config::<FileConfig>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
@@ -71,11 +62,11 @@ impl Action for Import {
     }
 
     fn check(&self, config: &Value) -> Vec<FieldError> {
-        check_config::<Config>(config)
+        check_config::<FileConfig>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let config: Config = match cx.config() {
+        let config: FileConfig = match cx.config() {
             Ok(c) => c,
             Err(o) => return o,
         };

@@ -3,24 +3,15 @@
 
 use folio_api::FieldError;
 use folio_national::ksef;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::einvoice::is_xml;
 use super::super::received::{self, Source, Wanted};
 use super::super::{Action, Outcome, Report, StepCx, check_config};
-use super::{Written, convert, generate, unreadable};
+use super::{FileConfig, Written, convert, generate, unreadable};
 
 const FORMAT: &str = "KSeF FA(3)";
 const KEY: &str = "ksef";
-
-/// Invopop's options are accepted and not needed offline.
-#[derive(Debug, Default, Deserialize)]
-struct Config {
-    /// The attachment to import (`gov-pl.import`); the first XML file when absent.
-    #[serde(default)]
-    file: Option<String>,
-}
 
 /// `gov-pl.generate`.
 pub(super) struct Generate;
@@ -32,7 +23,7 @@ impl Action for Generate {
     }
 
     fn check(&self, config: &Value) -> Vec<FieldError> {
-        check_config::<Config>(config)
+        check_config::<FileConfig>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
@@ -61,11 +52,11 @@ impl Action for Import {
     }
 
     fn check(&self, config: &Value) -> Vec<FieldError> {
-        check_config::<Config>(config)
+        check_config::<FileConfig>(config)
     }
 
     async fn run(&self, cx: &mut StepCx<'_>) -> Outcome {
-        let config: Config = match cx.config() {
+        let config: FileConfig = match cx.config() {
             Ok(c) => c,
             Err(o) => return o,
         };

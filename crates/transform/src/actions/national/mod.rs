@@ -38,6 +38,15 @@ pub(super) fn register(r: &mut Registry) {
     }
 }
 
+/// The config of the FatturaPA and FA(3) steps: Invopop's options (`environment`...) are
+/// accepted and not needed offline; an import step reads the attachment `file`, else the
+/// envelope's first file of its format.
+#[derive(Debug, Default, serde::Deserialize)]
+struct FileConfig {
+    #[serde(default)]
+    file: Option<String>,
+}
+
 /// A document a generate step writes.
 struct Written {
     /// The format's name, for messages (`FatturaPA 1.2.2`).
