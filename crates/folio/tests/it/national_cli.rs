@@ -87,13 +87,14 @@ fn a_signed_p7m_reads_and_a_tampered_one_exits_1() {
     assert!(!out.exists());
 }
 
-/// The `Huella` of a record file and the one its `RegistroAnterior` names.
+/// The `Huella` of a record file (issue or cancellation) and the one its `RegistroAnterior`
+/// names.
 fn huellas(path: &Path) -> (String, Option<String>) {
     let text = std::fs::read_to_string(path).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
     let alta = doc
         .descendants()
-        .find(|n| n.tag_name().name() == "RegistroAlta")
+        .find(|n| matches!(n.tag_name().name(), "RegistroAlta" | "RegistroAnulacion"))
         .unwrap();
     let own = alta
         .children()
@@ -111,7 +112,7 @@ fn huellas(path: &Path) -> (String, Option<String>) {
 }
 
 #[test]
-fn verifactu_records_chain_with_previous() {
+fn verifactu_records_and_a_cancellation_chain_with_previous() {
     let tmp = tempfile::tempdir().unwrap();
     let input = shared().join("gobl/examples/es/out/invoice-es-es-verifactu.json");
     let first = tmp.path().join("first.xml");
@@ -126,11 +127,22 @@ fn verifactu_records_chain_with_previous() {
         &["--previous", first.to_str().unwrap()],
     );
     assert_eq!(code, 0, "{err}");
-    validate(&[first.clone(), second.clone()]);
+    let cancel = tmp.path().join("cancel.xml");
+    let previous = ["--previous", second.to_str().unwrap(), "--cancel"];
+    let (code, err) = convert("verifactu", &input, &cancel, &previous);
+    assert_eq!(code, 0, "{err}");
+    validate(&[first.clone(), second.clone(), cancel.clone()]);
     let (one, none) = huellas(&first);
-    let (_, previous) = huellas(&second);
+    let (two, previous) = huellas(&second);
     assert_eq!(none, None);
     assert_eq!(previous, Some(one));
+    let written = std::fs::read_to_string(&cancel).unwrap();
+    assert!(written.contains("RegistroAnulacion>") && !written.contains("RegistroAlta>"));
+    assert_eq!(
+        huellas(&cancel).1,
+        Some(two),
+        "the cancellation chains to the second"
+    );
     // a --previous that holds no record is bad usage
     let (code, err) = convert(
         "verifactu",

@@ -132,9 +132,10 @@ pub(crate) struct InvoiceId {
     pub issue_date: String,
 }
 
-/// A built invoice read for its issue record, before its place in the chain is known: its
-/// issuer says which chain to take the previous link from (and to lock, for a caller that
-/// keeps chains), then [`Issue::record`] writes the record.
+/// A built invoice read for its record, before its place in the chain is known: its issuer
+/// says which chain to take the previous link from (and to lock, for a caller that keeps
+/// chains), then [`Issue::record`] writes the issue record, or [`Issue::cancellation`] the
+/// record that cancels it.
 #[derive(Debug, Clone)]
 pub struct Issue {
     inv: Invoice,
@@ -167,6 +168,16 @@ impl Issue {
         opts: &Options,
     ) -> Result<Record, Error> {
         record(&self.inv, previous, generated_at, opts)
+    }
+
+    /// Write the cancellation record of the invoice, chained to `previous` ([`cancellation`]).
+    pub fn cancellation(
+        &self,
+        previous: Option<&ChainLink>,
+        generated_at: DateTime<Utc>,
+        opts: &Options,
+    ) -> Result<Record, Error> {
+        cancellation(&self.inv, previous, generated_at, opts)
     }
 }
 

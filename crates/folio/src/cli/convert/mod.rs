@@ -71,6 +71,10 @@ pub struct ConvertArgs {
     /// CLI keeps no chain: without it the record is the first of its chain).
     #[arg(long)]
     previous: Option<PathBuf>,
+    /// VERI*FACTU: write the record that cancels the invoice (`RegistroAnulacion`) instead of
+    /// its issue record.
+    #[arg(long)]
+    cancel: bool,
     /// Facturae, TicketBAI: the PKCS#12 identity to sign with.
     #[arg(long)]
     identity: Option<PathBuf>,
@@ -101,6 +105,7 @@ pub(super) fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         to if national::TARGETS.contains(&to) => {
             let opts = national::Options {
                 previous: args.previous.as_deref(),
+                cancel: args.cancel,
                 identity: args.identity.as_deref(),
                 password_file: args.password_file.as_deref(),
                 license: args.license.as_deref(),

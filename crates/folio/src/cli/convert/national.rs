@@ -23,6 +23,8 @@ pub(super) const TARGETS: &[&str] = &["fatturapa", "verifactu", "facturae", "tic
 pub(super) struct Options<'a> {
     /// `--previous`: the issuer's last VERI*FACTU record or TicketBAI file.
     pub previous: Option<&'a Path>,
+    /// `--cancel`: the VERI*FACTU cancellation record rather than the issue record.
+    pub cancel: bool,
     /// `--identity`: the PKCS#12 file to sign with.
     pub identity: Option<&'a Path>,
     /// `--password-file`: its password.
@@ -53,7 +55,8 @@ pub(super) fn to_national(bytes: &[u8], to: &str, opts: &Options) -> Result<Stri
         .map_err(|(not_invoice, message)| fail(if not_invoice { USAGE } else { INVALID }, &message))
 }
 
-/// The VERI*FACTU issue record, chained to `--previous` when given.
+/// The VERI*FACTU issue record (or with `--cancel` the cancellation record), chained to
+/// `--previous` when given.
 fn verifactu_record(envelope: &Value, opts: &Options) -> Result<String, ExitCode> {
     let previous = match opts.previous {
         Some(path) => Some(previous_link(path)?),
@@ -66,9 +69,12 @@ fn verifactu_record(envelope: &Value, opts: &Options) -> Result<String, ExitCode
         representative: None,
         environment: verifactu::Environment::Production,
     };
-    let record = issue
-        .record(previous.as_ref(), now(), &options)
-        .map_err(|e| fail(INVALID, &e.to_string()))?;
+    let record = if opts.cancel {
+        issue.cancellation(previous.as_ref(), now(), &options)
+    } else {
+        issue.record(previous.as_ref(), now(), &options)
+    }
+    .map_err(|e| fail(INVALID, &e.to_string()))?;
     if let Some(url) = &record.qr_url {
         eprintln!("qr: {url}");
     }

@@ -1,8 +1,9 @@
 //! The national actions over HTTP on both backends: a VERI*FACTU workflow shaped like
 //! Invopop's `es/verifactu-invoice` numbers, signs and writes chained records whose `Huella`
-//! recomputes by AEAT's formula, and ends `KO` at `verifactu.send`; FatturaPA, Facturae and
-//! FA(3) files written by their steps pass the official schemas (`validate.py`), and the
-//! received side reads them back; a tampered `.p7m` ends `KO`.
+//! recomputes by AEAT's formula, and ends `KO` at `verifactu.send`; Invopop's
+//! `es/verifactu-cancel` chains the cancellation record after the issue record and ends `KO`
+//! at sending; FatturaPA, Facturae and FA(3) files written by their steps pass the official
+//! schemas (`validate.py`), and the received side reads them back; a tampered `.p7m` ends `KO`.
 
 use std::path::PathBuf;
 
@@ -205,6 +206,119 @@ async fn verifactu_workflow_without_send_renders_the_pdf() {
         assert!(
             text.contains("QR tributario:") && text.contains("VERI*FACTU"),
             "{text}"
+        );
+    }
+}
+
+/// One `RegistroAnulacion`: its fingerprint, the previous one it names, the number it
+/// cancels, and its fingerprint recomputed by AEAT's formula.
+fn anulacion(xml: &str) -> (String, String, String, String) {
+    let field = |name: &str| text_of(xml, name).unwrap_or_default();
+    let input = format!(
+        "IDEmisorFacturaAnulada={}&NumSerieFacturaAnulada={}&FechaExpedicionFacturaAnulada={}\
+         &Huella={}&FechaHoraHusoGenRegistro={}",
+        field("IDEmisorFacturaAnulada"),
+        field("NumSerieFacturaAnulada"),
+        field("FechaExpedicionFacturaAnulada"),
+        previous_huella(xml),
+        field("FechaHoraHusoGenRegistro"),
+    );
+    // the record's own Huella is the last one in document order
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let own = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "Huella")
+        .last()
+        .and_then(|n| n.text())
+        .unwrap()
+        .to_string();
+    let recomputed = hex::encode_upper(Sha256::digest(input.as_bytes()));
+    (
+        own,
+        previous_huella(xml),
+        field("NumSerieFacturaAnulada"),
+        recomputed,
+    )
+}
+
+/// The `Huella` the record's `RegistroAnterior` names.
+fn previous_huella(xml: &str) -> String {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    doc.descendants()
+        .find(|n| n.tag_name().name() == "RegistroAnterior")
+        .and_then(|r| r.children().find(|c| c.tag_name().name() == "Huella"))
+        .and_then(|n| n.text())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Invopop's published `es/verifactu-cancel` workflow (same providers and configuration).
+fn verifactu_cancel_workflow() -> Value {
+    json!({"name": "VERI*FACTU cancel invoice", "schema": "bill/invoice", "steps": [
+        {"id": "cancel", "name": "Cancel invoice in VERI*FACTU", "provider": "verifactu.cancel"},
+        {"id": "void", "name": "Set state", "provider": "silo.state", "config": {"state": "void"}}],
+      "rescue": [{"id": "error", "name": "Set state", "provider": "silo.state",
+                  "config": {"state": "error"}}]})
+}
+
+#[tokio::test]
+async fn verifactu_cancel_chains_the_cancellation_and_ends_ko_at_sending() {
+    for app in apps().await {
+        let issue = workflow(&app, verifactu_workflow(false)).await;
+        let cancel = workflow(&app, verifactu_cancel_workflow()).await;
+        let env = store(&app, &spanish_invoice()).await;
+        let job = run(&app, &issue["id"], env).await;
+        assert_eq!(job["status"], "OK", "{}: {job}", app.label());
+        let job = run(&app, &cancel["id"], env).await;
+        assert_eq!(job["status"], "KO", "{}: {job}", app.label());
+        let event = last_event(&job, Some("cancel"));
+        assert_eq!(event["code"], "needs-authority", "{event}");
+        let message = event["message"].as_str().unwrap();
+        assert!(
+            message.contains("verifactu-cancel.xml") && message.contains("not connected"),
+            "{message}"
+        );
+        let (_, issued) = file(&app, env, "verifactu").await;
+        let issued = alta(&String::from_utf8(issued).unwrap());
+        let (meta, xml) = file(&app, env, "verifactu-cancel").await;
+        let xml = String::from_utf8(xml).unwrap();
+        validate(&[scratch(&app, "vf-cancel.xml", xml.as_bytes())]);
+        let (huella, previous, number, recomputed) = anulacion(&xml);
+        assert_eq!(huella, recomputed, "{}", app.label());
+        assert_eq!(
+            previous, issued.huella,
+            "the cancellation follows the issue record"
+        );
+        assert_eq!(number, "SAMPLE-000001");
+        assert_eq!(meta["meta"]["chain_position"], "2");
+        assert_eq!(meta["meta"]["huella"], huella.as_str());
+        let stored = app
+            .get(&format!("/silo/v1/envelopes/{env}"))
+            .await
+            .expect(200);
+        assert_eq!(stored["state"], "error", "the workflow's rescue ran");
+        // a second cancellation of the same invoice is refused, the chain left as it was
+        let again = run(&app, &cancel["id"], env).await;
+        assert_eq!(
+            last_event(&again, Some("cancel"))["code"],
+            "cancelled",
+            "{again}"
+        );
+        // an invoice without an issue record has nothing to cancel
+        let unrecorded = store(&app, &spanish_invoice()).await;
+        let job = run(&app, &cancel["id"], unrecorded).await;
+        assert_eq!(
+            last_event(&job, Some("cancel"))["code"],
+            "not-recorded",
+            "{job}"
+        );
+        let next = store(&app, &spanish_invoice()).await;
+        run(&app, &issue["id"], next).await;
+        let (meta, xml) = file(&app, next, "verifactu").await;
+        assert_eq!(meta["meta"]["chain_position"], "3");
+        assert_eq!(
+            alta(&String::from_utf8(xml).unwrap()).previous,
+            Some(huella)
         );
     }
 }

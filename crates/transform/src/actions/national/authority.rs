@@ -22,10 +22,6 @@ enum Need {
 const STEPS: &[(&str, Need)] = &[
     ("verifactu.send", Need::Service("AEAT's VERI*FACTU service")),
     (
-        "verifactu.cancel",
-        Need::Service("AEAT's VERI*FACTU service"),
-    ),
-    (
         "verifactu.register",
         Need::Service("AEAT's VERI*FACTU service"),
     ),
@@ -150,6 +146,18 @@ const STEPS: &[(&str, Need)] = &[
     ("gov-pl.wait.upload", Need::Service("Poland's KSeF service")),
 ];
 
+/// The `KO` of a step that needs `service`; `done` says what the step did before (or is
+/// empty).
+pub(super) fn needs_service(step: &str, service: &str, done: &str) -> Report {
+    Report::new(
+        "needs-authority",
+        format!(
+            "{done}step {step} needs {service}, which this server is not connected to: \
+             folio writes the documents, it does not submit them"
+        ),
+    )
+}
+
 /// One of [`STEPS`].
 pub(in crate::actions) struct Unavailable {
     name: &'static str,
@@ -165,14 +173,7 @@ impl Unavailable {
     /// What the job's event says.
     fn report(&self) -> Report {
         match self.need {
-            Need::Service(service) => Report::new(
-                "needs-authority",
-                format!(
-                    "step {} needs {service}, which this server is not connected to: \
-                     folio writes the documents, it does not submit them",
-                    self.name
-                ),
-            ),
+            Need::Service(service) => needs_service(self.name, service, ""),
             Need::NotWritten(what) => Report::new(
                 "not-supported",
                 format!(

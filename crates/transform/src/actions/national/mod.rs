@@ -1,6 +1,6 @@
 //! The national e-invoice actions, by the names Invopop's workflows use: `sdi-it.generate`
-//! and `sdi-it.import` (FatturaPA), `verifactu.generate` (VERI*FACTU records, chained per
-//! issuer), `gov-es.facturae.generate` (Facturae), `gov-pl.generate` and `gov-pl.import`
+//! and `sdi-it.import` (FatturaPA), `verifactu.generate` and `verifactu.cancel` (VERI*FACTU
+//! records, chained per issuer), `gov-es.facturae.generate` (Facturae), `gov-pl.generate` and `gov-pl.import`
 //! (KSeF FA(3)); and the steps that need an authority's service ([`authority`]), which end
 //! their job `KO`.
 //!
@@ -29,6 +29,7 @@ pub(super) fn register(r: &mut Registry) {
     r.add(fatturapa::Generate);
     r.add(fatturapa::Import);
     r.add(verifactu::Generate);
+    r.add(verifactu::Cancel);
     r.add(facturae::Generate);
     r.add(ticketbai::Generate);
     r.add(ksef::Generate);
@@ -81,6 +82,9 @@ where
 /// A chained document (VERI*FACTU record, TicketBAI file) the step writes.
 struct Chained<'a> {
     format: &'static str,
+    /// The chain (`verifactu`): issue and cancellation records share one.
+    chain: &'static str,
+    /// The silo file key (`verifactu`, `verifactu-cancel`).
     key: &'static str,
     name: &'static str,
     issuer: &'a str,
@@ -103,7 +107,7 @@ where
         envelope_id: Some(envelope_id),
     };
     let key = crate::chains::Key {
-        format: c.key,
+        format: c.chain,
         issuer: c.issuer,
     };
     let stored = match cx.transform.chain_append(cx.scope(), key, by, write).await {

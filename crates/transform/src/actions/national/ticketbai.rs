@@ -111,6 +111,7 @@ impl Action for Generate {
         };
         let chained = Chained {
             format: FORMAT,
+            chain: KEY,
             key: KEY,
             name: "ticketbai.xml",
             issuer,
