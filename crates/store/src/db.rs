@@ -18,9 +18,11 @@ static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// Settings applied to every SQLite connection: WAL so readers never block the writer, a busy
-/// timeout so concurrent writers queue instead of failing, and enforced foreign keys.
+/// timeout so concurrent writers queue instead of failing, enforced foreign keys, and a WAL
+/// file cut back to 16 MiB whenever it is rewound (see `writer::WAL_TRUNCATE_PAGES`).
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; \
-                              PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;";
+                              PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; \
+                              PRAGMA journal_size_limit=16777216;";
 
 /// Which database the store talks to. Use it for the few places where the SQL dialects differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -268,9 +270,14 @@ impl Store {
         self.lane.as_ref()
     }
 
-    /// Close all connections, waiting for checked-out ones to be returned.
+    /// Close all connections, waiting for checked-out ones to be returned. On SQLite the WAL
+    /// is then copied into the database and truncated (no reader is left to hold it), so a
+    /// stopped server leaves the database alone.
     pub async fn close(&self) {
         self.pool.close().await;
+        if let Some(lane) = &self.lane {
+            lane.truncate_wal().await;
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod pdf_cli;
 mod sequence;
 mod silo;
 mod slow_clients;
+mod storage;
 mod transform;
 mod utils;
 mod versioning;
