@@ -2,7 +2,7 @@
 //! Facturae, KSeF FA(3) and VERI*FACTU files pass the official schemas (`validate.py`);
 //! FatturaPA (plain and `.p7m`) and FA(3) read back to the same totals; a second VERI*FACTU
 //! record chains to the first given with `--previous`; a tampered `.p7m` and an invoice a
-//! format cannot carry exit 1.
+//! format cannot carry exit 1; the README's Italian invoice passes FatturaPA's schema.
 
 use std::path::{Path, PathBuf};
 
@@ -58,6 +58,31 @@ fn fatturapa_facturae_and_ksef_pass_their_schemas_and_read_back() {
             assert_eq!(payable(&gobl), payable(&fixture(input)), "{to}");
         }
     }
+}
+
+/// The Italian invoice of the README's tour (its `fattura.json` block).
+fn readme_fattura() -> String {
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let text = std::fs::read_to_string(readme).unwrap();
+    let start = text
+        .find("cat > fattura.json <<'JSON'\n")
+        .expect("the tour's fattura");
+    let body = &text[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("\nJSON\n").unwrap()].to_string()
+}
+
+#[test]
+fn the_readmes_italian_invoice_is_a_fatturapa_the_schema_accepts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("fattura.json");
+    std::fs::write(&input, readme_fattura()).unwrap();
+    let xml = tmp.path().join("fattura.xml");
+    let (code, err) = convert("fatturapa", &input, &xml, &[]);
+    assert_eq!(code, 0, "{err}");
+    validate(std::slice::from_ref(&xml));
+    let text = std::fs::read_to_string(&xml).unwrap();
+    assert!(text.contains("<ImportoTotaleDocumento>1317.60<"), "{text}");
 }
 
 #[test]
