@@ -228,7 +228,7 @@ fn anulacion(xml: &str) -> (String, String, String, String) {
     let own = doc
         .descendants()
         .filter(|n| n.tag_name().name() == "Huella")
-        .last()
+        .next_back()
         .and_then(|n| n.text())
         .unwrap()
         .to_string();
