@@ -91,6 +91,17 @@ impl Outcome {
     }
 }
 
+/// The envelope's current (not replaced) file with this key, the newest if several.
+pub(crate) fn current_file<'f>(
+    files: &'f [folio_silo::FileInfo],
+    key: &str,
+) -> Option<&'f folio_silo::FileInfo> {
+    files
+        .iter()
+        .rev()
+        .find(|f| f.key.as_deref() == Some(key) && f.replaced_by.is_none())
+}
+
 /// A silo refusal or failure as a step's outcome: storage failures are retried, the rest
 /// end the step.
 pub fn silo_outcome(e: folio_silo::SiloError) -> Outcome {

@@ -106,13 +106,7 @@ impl Action for Pdf {
 /// The QR code the law wants printed on the invoice, from the envelope's current
 /// TicketBAI file or VERI*FACTU record (their steps keep the URL and identifier as meta).
 fn fiscal_mark(files: &[FileInfo]) -> Option<FiscalMark> {
-    let current = |key: &str| {
-        files
-            .iter()
-            .rev()
-            .find(|f| f.key.as_deref() == Some(key) && f.replaced_by.is_none())
-            .and_then(|f| f.meta.as_ref())
-    };
+    let current = |key: &str| super::current_file(files, key).and_then(|f| f.meta.as_ref());
     if let Some(meta) = current("ticketbai") {
         return Some(FiscalMark::ticketbai(
             meta.get("qr_url")?.clone(),

@@ -139,11 +139,7 @@ impl Action for Cancel {
 /// Why the envelope's invoice cannot be cancelled: it has no issue record, or another run
 /// cancelled it already (this run's own earlier attempt is not a refusal).
 fn cancellable(cx: &StepCx<'_>, files: &[FileInfo]) -> Option<Outcome> {
-    let current = |key: &str| {
-        files
-            .iter()
-            .find(|f| f.key.as_deref() == Some(key) && f.replaced_by.is_none())
-    };
+    let current = |key: &str| super::super::current_file(files, key);
     if current(KEY).is_none() {
         return Some(Outcome::Ko(Report::new(
             "not-recorded",
