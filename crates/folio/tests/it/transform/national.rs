@@ -227,8 +227,7 @@ fn anulacion(xml: &str) -> (String, String, String, String) {
     let doc = roxmltree::Document::parse(xml).unwrap();
     let own = doc
         .descendants()
-        .filter(|n| n.tag_name().name() == "Huella")
-        .next_back()
+        .rfind(|n| n.tag_name().name() == "Huella")
         .and_then(|n| n.text())
         .unwrap()
         .to_string();
