@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI: the served contract tells the truth. Starts folio on a fresh SQLite data folder on loopback
-# ports and runs schemathesis (every check) against every committed `api/<service>/v<N>.json`.
+# ports and runs schemathesis (every check) against every committed `api/<service>/v<N>.json` and `api/apps/<app>/v<N>.json`.
 # Any failure or server error fails the run. One worker: with two, CPython 3.11's parser is not
 # thread-safe under Hypothesis ("AST constructor recursion depth mismatch", a runtime error).
 #
@@ -43,7 +43,7 @@ token="$(cat "$work/data/token")"
 echo "server at $api"
 
 failed=0
-for doc in api/*/v*.json; do
+for doc in api/*/v*.json api/apps/*/v*.json; do
   echo "== schemathesis $doc"
   # The committed document is the one tested, so it must be the one the server serves.
   served="${doc#api/}"

@@ -21,7 +21,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::handles::Handles;
-use crate::observe::Observe;
+use crate::observe::{Observe, service_of};
 use crate::registry::{Lifecycle, Registry, prefix};
 use crate::request_id::{REQUEST_ID, RequestIdLayer};
 
@@ -93,12 +93,6 @@ pub fn router(registry: Registry, ctx: Ctx, handles: Handles) -> Router {
 fn request_log() -> bool {
     tracing::enabled!(tracing::Level::INFO)
         || tracing::enabled!(target: "tower_http::trace::on_response", tracing::Level::INFO)
-}
-
-/// Service and version named by a path, as far as it names them (for logs of any request).
-pub(crate) fn service_of(path: &str) -> (&str, &str) {
-    let mut parts = path.trim_start_matches('/').splitn(3, '/');
-    (parts.next().unwrap_or(""), parts.next().unwrap_or(""))
 }
 
 /// RFC 9745 `Deprecation`, RFC 8594 `Sunset` and the successor `Link` on every response of a
@@ -202,4 +196,18 @@ fn json_errors(response: Response) -> Response {
         HeaderValue::from_static("application/json"),
     );
     Response::from_parts(parts, fresh.into_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::service_of;
+
+    #[test]
+    fn services_and_apps_are_read_off_the_path() {
+        assert_eq!(service_of("/silo/v1/entries/x"), ("silo", "v1"));
+        assert_eq!(service_of("/apps/pdf/v1/preview"), ("apps/pdf", "v1"));
+        assert_eq!(service_of("/apps/pdf"), ("apps/pdf", ""));
+        assert_eq!(service_of("/utils"), ("utils", ""));
+        assert_eq!(service_of("/"), ("", ""));
+    }
 }

@@ -10,16 +10,12 @@ use foldhash::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use axum::extract::FromRequestParts;
-use axum::http::header;
-use axum::http::request::Parts;
 use chrono::{DateTime, Utc};
 use folio_store::{Store, TokenRecord};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::ctx::Ctx;
 use crate::error::ApiError;
 
 /// The claims of a folio token.
@@ -262,31 +258,5 @@ impl Caller {
     /// The workspace as the services' storage layers take it.
     pub fn scope(&self) -> folio_store::Scope {
         folio_store::Scope::new(self.workspace_id)
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let ctx = crate::Handles::of::<Ctx>(&parts.extensions)?;
-        let header = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
-            ApiError::unauthorized("missing Authorization: Bearer <token> header")
-        })?;
-        let token = header
-            .to_str()
-            .ok()
-            .and_then(|h| {
-                h.strip_prefix("Bearer ")
-                    .or_else(|| h.strip_prefix("bearer "))
-            })
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                ApiError::unauthorized("the Authorization header must be 'Bearer <token>'")
-            })?;
-        let caller = ctx.auth().verify(token).await?;
-        ctx.rate_limiter().check(caller.token_id)?;
-        Ok(caller)
     }
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod extract;
 pub mod handles;
 pub mod json;
+pub mod lifecycle;
 pub mod limits;
 mod observe;
 pub mod openapi;

@@ -29,6 +29,10 @@ pub struct Limits {
     pub files_per_envelope: usize,
     /// Largest file, in bytes (decoded).
     pub file_bytes: usize,
+    /// Largest spool upload, in bytes (decoded; 413 above).
+    pub spool_bytes: usize,
+    /// How long a spool upload is kept, in seconds (then it is deleted, row and bytes).
+    pub spool_ttl_seconds: u64,
     /// Steps per workflow (counting nested and rescue steps).
     pub workflow_steps: usize,
     /// JSON nesting depth of documents.
@@ -57,6 +61,8 @@ impl Default for Limits {
             max_wait_seconds: 60,
             files_per_envelope: 100,
             file_bytes: 7 * 1024 * 1024,
+            spool_bytes: 7 * 1024 * 1024,
+            spool_ttl_seconds: 24 * 60 * 60,
             workflow_steps: 100,
             json_depth: 64,
             header_timeout_ms: 10_000,

@@ -1,7 +1,7 @@
 //! The request metrics: `folio_http_requests_total` and `folio_http_request_duration_seconds`,
 //! labelled by service, version, route, method (and status, for the count).
 //!
-//! A layer of the one stack every route passes ([`crate::app::router`]): axum wraps each route's
+//! A layer of the one stack every route passes (`app::router`): axum wraps each route's
 //! method endpoints in it separately, after routing, so each [`Observed`] sees its route's
 //! [`MatchedPath`] and keeps a cache of metric handles of its own. Service and version are read
 //! off the route (every route is `/<service>/v<N>/...`), so no layer per version is needed.
@@ -17,6 +17,22 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use metrics::{Counter, Histogram};
 use tower::{Layer, Service};
+
+/// Service and version named by a path, as far as it names them (for the metrics' labels and
+/// the logs of any request).
+pub(crate) fn service_of(path: &str) -> (&str, &str) {
+    let path = path.trim_start_matches('/');
+    // an app's `/apps/pdf/v1/...` is `apps/pdf`, `v1`
+    let skip = if path.starts_with(crate::registry::APPS) {
+        crate::registry::APPS.len()
+    } else {
+        0
+    };
+    let service_end = path[skip..].find('/').map_or(path.len(), |i| skip + i);
+    let rest = path.get(service_end + 1..).unwrap_or("");
+    let version = rest.split('/').next().unwrap_or("");
+    (&path[..service_end], version)
+}
 
 /// Records the request metrics of the routes it wraps.
 #[derive(Debug, Clone, Copy, Default)]
@@ -153,7 +169,7 @@ impl RouteMetrics {
 impl MetricHandles {
     /// Looks the handles up by their labels in the installed recorder.
     fn register((route, method, status): MetricKey<'_>) -> MetricHandles {
-        let (service, version) = crate::app::service_of(route);
+        let (service, version) = service_of(route);
         let labels = [
             ("service", service.to_string()),
             ("version", version.to_string()),

@@ -10,7 +10,7 @@ use utoipa::openapi::{
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::error::{ErrorBody, Fault};
-use crate::registry::Lifecycle;
+use crate::lifecycle::Lifecycle;
 
 /// Name of the bearer security scheme in every document.
 pub const BEARER: &str = "bearer";

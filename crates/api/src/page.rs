@@ -1,9 +1,12 @@
-//! Collection paging, one way for every list: `limit` (default 20, capped at 100), a
-//! `created_at` start and an opaque `cursor`, over lists ordered by `(created_at, id)`.
+//! Collection paging, one way for every list: `limit` (default 20, capped at 100) and an
+//! opaque `cursor` (the `next_cursor` of the previous page, absent on the last one), over lists
+//! ordered by `(created_at, id)`; some lists also keep an older style of their own (a
+//! `created_at` start, an index) beside it. See `docs/paging.md`.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use chrono::{DateTime, Utc};
+use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
 use uuid::Uuid;
 
 use crate::error::ApiError;
@@ -12,6 +15,20 @@ use crate::error::ApiError;
 pub const DEFAULT_LIMIT: i64 = 20;
 /// Largest page size; larger requests are served this many.
 pub const MAX_LIMIT: i64 = 100;
+
+/// Every cursor this API issues, and so the pattern every `cursor` parameter and `next_cursor`
+/// field declares: `<ms>_<id>` (the last item's creation time in milliseconds and its id in
+/// hex). Clients treat it as opaque; the empty string means "from the start".
+pub const CURSOR_PATTERN: &str = "^([0-9]{1,18}_[0-9a-fA-F]{32})?$";
+
+/// The schema of a `cursor` parameter or a `next_cursor` field: a string of
+/// [`CURSOR_PATTERN`] (for `#[param(schema_with = ...)]` and `#[schema(schema_with = ...)]`).
+pub fn cursor_schema() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(CURSOR_PATTERN))
+        .build()
+}
 
 /// The effective page size for a requested `limit`: missing → 20, above 100 → 100,
 /// zero or negative → 422.
@@ -71,24 +88,40 @@ impl<T> Default for Page<T> {
     }
 }
 
+impl<T> Page<T> {
+    /// The page of `items` fetched in list order with one more than `limit`: the extra item,
+    /// when it came, only says that another page follows the last item kept (placed by `at`).
+    pub fn cut(mut items: Vec<T>, limit: i64, at: impl Fn(&T) -> Position) -> Page<T> {
+        let limit = limit.max(1) as usize;
+        let mut next = None;
+        if items.len() > limit {
+            items.truncate(limit);
+            next = items.last().map(at);
+        }
+        Page {
+            items,
+            next,
+            next_created_at: None,
+        }
+    }
+}
+
 impl Position {
-    /// The opaque `cursor` a client sends back for the page after this place.
+    /// The opaque `cursor` a client sends back for the page after this place (of
+    /// [`CURSOR_PATTERN`]).
     pub fn cursor(self) -> String {
         let ms = self.created_at.timestamp_millis();
-        B64.encode(format!("{ms}.{}", self.id.simple()))
+        format!("{ms}_{}", self.id.simple())
     }
 
-    /// The place a `cursor` names; `None` when it is not one this API gave out. Cursors of
-    /// the jobs list from before the one format (`<ms>_<id>`) are still read.
+    /// The place a `cursor` names; `None` when it is not one this API gave out. The base64
+    /// cursors the silo and jobs lists gave out before (`<ms>.<id>` encoded) are still read.
     pub fn from_cursor(cursor: &str) -> Option<Position> {
         let cursor = cursor.trim();
-        let text = B64
-            .decode(cursor)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok());
-        text.as_deref()
-            .and_then(|t| Position::parse(t, '.'))
-            .or_else(|| Position::parse(cursor, '_'))
+        Position::parse(cursor, '_').or_else(|| {
+            let text = String::from_utf8(B64.decode(cursor).ok()?).ok()?;
+            Position::parse(&text, '.')
+        })
     }
 
     /// `<ms><sep><id>`.
@@ -131,7 +164,8 @@ mod tests {
             id: Uuid::now_v7(),
         };
         assert_eq!(Position::from_cursor(&p.cursor()), Some(p));
-        let legacy = format!("1780000000123_{}", p.id.simple());
+        assert_eq!(p.cursor(), format!("1780000000123_{}", p.id.simple()));
+        let legacy = B64.encode(format!("1780000000123.{}", p.id.simple()));
         assert_eq!(Position::from_cursor(&legacy), Some(p));
         for bad in ["nope", "", "1_2", "MTIz"] {
             assert_eq!(Position::from_cursor(bad), None, "{bad}");

@@ -13,23 +13,8 @@ use utoipa::ToSchema;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
+pub use crate::lifecycle::Lifecycle;
 use crate::openapi;
-
-/// Where a service version is in its life.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lifecycle {
-    /// Current and supported.
-    Stable,
-    /// Superseded by `successor`; answers with deprecation headers until `sunset_at`, then 410.
-    Deprecated {
-        /// When the deprecation was announced.
-        deprecated_at: DateTime<Utc>,
-        /// When the version stops answering.
-        sunset_at: DateTime<Utc>,
-        /// The version number that replaces it.
-        successor: u32,
-    },
-}
 
 /// One version of one service.
 pub struct ServiceVersion {
@@ -125,7 +110,24 @@ fn unique_operation_ids(v: &ServiceVersion) -> Result<(), RegistryError> {
     Ok(())
 }
 
-/// `/<service>/v<N>`.
+/// A service is a lowercase word (`silo`), or an app, `apps/<lowercase word>` (`apps/pdf`):
+/// Invopop serves its apps under `/apps/<name>/v<N>/`, and folio follows.
+pub fn service_name_ok(service: &str) -> bool {
+    let word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_lowercase())
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    match service.strip_prefix(APPS) {
+        Some(app) => word(app),
+        None => word(service),
+    }
+}
+
+/// The prefix of an app's service name.
+pub const APPS: &str = "apps/";
+
+/// `/<service>/v<N>` (`/apps/<app>/v<N>` for an app).
 pub fn prefix(service: &str, version: u32) -> String {
     format!("/{service}/v{version}")
 }
@@ -133,8 +135,8 @@ pub fn prefix(service: &str, version: u32) -> String {
 /// Why a set of service versions cannot be served.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RegistryError {
-    /// Service names are lowercase words: `^[a-z][a-z0-9-]*$`.
-    #[error("service name {0:?} is not a lowercase word")]
+    /// Service names are lowercase words, `^[a-z][a-z0-9-]*$`, or apps, `apps/` and a word.
+    #[error("service name {0:?} is not a lowercase word (or apps/ and one)")]
     BadServiceName(String),
     /// Versions start at 1.
     #[error("{0}: versions start at 1")]
@@ -171,11 +173,7 @@ impl Registry {
     pub fn new(versions: Vec<ServiceVersion>) -> Result<Self, RegistryError> {
         let mut seen = BTreeSet::new();
         for v in &versions {
-            let name_ok = v.service.starts_with(|c: char| c.is_ascii_lowercase())
-                && v.service
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-            if !name_ok {
+            if !service_name_ok(v.service) {
                 return Err(RegistryError::BadServiceName(v.service.to_string()));
             }
             if v.version == 0 {

@@ -880,3 +880,48 @@ fn stated_constraints_cannot_narrow_even_where_422_was_declared() {
     // The other way round relaxes both: additive.
     assert!(!is_breaking(&compare(&new, &old)));
 }
+
+/// An app's document (`/apps/<name>/v<N>/`, a binary answer) is compared like a service's.
+#[test]
+fn apps_are_compared_like_services() {
+    let preview = |layouts: Value, answer: &str| {
+        op(
+            "post",
+            "/apps/pdf/v1/preview",
+            json!({
+                "requestBody": { "content": { "application/json": { "schema":
+                    obj(json!({"layout": {"type": "string", "enum": layouts}}), &[]) } } },
+                "responses": { "200": { "description": "the PDF", "content": {
+                    answer: { "schema": {"type": "string", "format": "binary"} } } } }
+            }),
+        )
+    };
+    let v1 = preview(json!(["A4", "Letter", "DIN5008"]), "application/pdf");
+    assert!(compare(&v1, &v1).is_empty());
+    assert_breaking(
+        &v1,
+        &preview(json!(["A4", "Letter"]), "application/pdf"),
+        rules::REQUEST_ENUM_NARROWED,
+        "POST /apps/pdf/v1/preview request body.layout",
+    );
+    assert_breaking(
+        &v1,
+        &preview(
+            json!(["A4", "Letter", "DIN5008"]),
+            "application/octet-stream",
+        ),
+        rules::MEDIA_TYPE_REMOVED,
+        "POST /apps/pdf/v1/preview response 200",
+    );
+    let wider = compare(
+        &v1,
+        &preview(json!(["A4", "Letter", "DIN5008", "A5"]), "application/pdf"),
+    );
+    assert!(!is_breaking(&wider), "{wider:#?}");
+    assert_breaking(
+        &v1,
+        &doc(json!({}), json!({})),
+        rules::PATH_REMOVED,
+        "/apps/pdf/v1/preview",
+    );
+}

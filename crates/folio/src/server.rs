@@ -49,14 +49,26 @@ pub async fn launch(
         .map_err(anyhow::Error::msg)?;
     transform_config.outbound = config.outbound.clone();
     let transform = folio_transform::Transform::new(store.clone(), silo.clone(), transform_config);
+    let sequence = folio_sequence::Sequence::new(store.clone());
+    let console = folio_console::Console::new(
+        ctx.clone(),
+        silo.clone(),
+        transform.clone(),
+        sequence.clone(),
+    );
     let handles = Handles::new()
-        .with(folio_sequence::Sequence::new(store.clone()))
+        .with(sequence)
+        .with(folio_access::Access::new(store.clone()))
         .with(transform.clone())
-        .with(silo);
-    let app = folio_api::app::router(registry, ctx.clone(), handles);
+        .with(silo.clone());
+    // The web console sits beside the versioned services on the same listener, under
+    // /console/ (its own pages, headers and sessions; see crates/console).
+    let app = folio_api::app::router(registry, ctx.clone(), handles)
+        .merge(folio_console::router(console));
     let workers = vec![
         transform.start(shutdown.clone()),
         tokio::spawn(prune_per_token_state(ctx.clone(), shutdown.clone())),
+        tokio::spawn(sweep_spool(silo, shutdown.clone())),
     ];
 
     let public = TcpListener::bind(config.listen)
@@ -71,6 +83,8 @@ pub async fn launch(
         backend = store.backend().name(),
         "listening on http://{public_addr} (operations on http://{ops_addr})"
     );
+    // a line of its own: scripts read the addresses from the line above
+    tracing::info!("web console: http://{public_addr}/console/");
 
     let ops_app = crate::ops::router(store.clone(), shutdown.clone());
     let connections = crate::http::ConnLimits::of(&config.limits);
@@ -109,7 +123,23 @@ fn open_blobs(spec: &str) -> anyhow::Result<folio_store::Blobs> {
     Ok(blobs)
 }
 
-/// The rate limiter and the token cache keep an entry per token; forget idle ones now and then.
+/// Expired spool files are deleted, bytes and row, by every node (deleting twice is harmless).
+async fn sweep_spool(silo: folio_silo::Silo, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(silo.spool_sweep_every());
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tick.tick() => {
+                if let Err(e) = silo.sweep_spool().await {
+                    tracing::warn!(error = %e, "spool sweep failed; retrying at the next tick");
+                }
+            }
+        }
+    }
+}
+
+/// The rate limiter and the token cache keep an entry per token; forget idle ones now and then,
+/// and the console's expired sessions.
 async fn prune_per_token_state(ctx: Ctx, shutdown: CancellationToken) {
     let mut tick = tokio::time::interval(Duration::from_secs(60));
     loop {
@@ -118,6 +148,10 @@ async fn prune_per_token_state(ctx: Ctx, shutdown: CancellationToken) {
             _ = tick.tick() => {
                 ctx.rate_limiter().retain_recent();
                 ctx.auth().prune();
+                // expired console sessions and sign-in links
+                if let Err(error) = ctx.store().prune_console_sign_ins(chrono::Utc::now()).await {
+                    tracing::warn!(%error, "pruning console sessions failed");
+                }
             }
         }
     }

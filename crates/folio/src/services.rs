@@ -9,6 +9,8 @@ pub fn all() -> Vec<ServiceVersion> {
         folio_silo::v1::version(),
         folio_transform::v1::version(),
         folio_sequence::v1::version(),
+        folio_access::v1::version(),
+        folio_apps::pdf::v1::version(),
         // services: add each service version here
     ]
 }

@@ -15,7 +15,24 @@ pub struct Report {
     pub breaking: Vec<Change>,
 }
 
-/// `api/<service>/v<N>.json` for a service version.
+/// The `.json` files under `dir`, down to `depth` folders (`api/<service>/` and
+/// `api/apps/<app>/`).
+fn json_files(dir: &Path, depth: usize) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.is_dir() && depth > 0 {
+            files.extend(json_files(&path, depth - 1));
+        } else if path.extension().is_some_and(|e| e == "json") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// `api/<service>/v<N>.json` for a service version (`api/apps/<app>/v<N>.json` for an app).
 pub fn file_of(dir: &Path, service: &str, version: u32) -> PathBuf {
     dir.join(service).join(format!("v{version}.json"))
 }
@@ -49,21 +66,11 @@ pub fn compare(dir: &Path) -> anyhow::Result<Report> {
         report.generated.push((path, text));
     }
     // A snapshot with no version behind it means a version was dropped: a breaking change.
-    if let Ok(services) = std::fs::read_dir(dir) {
-        for file in services
-            .flatten()
-            .filter_map(|s| std::fs::read_dir(s.path()).ok())
-            .flatten()
-            .flatten()
-        {
-            let path = file.path();
-            if path.extension().is_some_and(|e| e == "json")
-                && !report.generated.iter().any(|(p, _)| p == &path)
-            {
-                report
-                    .stale
-                    .push(format!("{} (no such service version)", path.display()));
-            }
+    for path in json_files(dir, 2) {
+        if !report.generated.iter().any(|(p, _)| p == &path) {
+            report
+                .stale
+                .push(format!("{} (no such service version)", path.display()));
         }
     }
     Ok(report)

@@ -13,6 +13,11 @@ pub enum Layout {
     A4,
     /// US Letter.
     Letter,
+    /// A German business letter on A4 (DIN 5008, form B): the recipient's address in the
+    /// window of a DL envelope (85 × 45 mm, 20 mm from the left and 45 mm from the top edge)
+    /// under the sender's return line, the document's details beside it, fold marks at 105 and
+    /// 210 mm and the punch mark at 148.5 mm on the left edge.
+    Din5008,
 }
 
 impl Layout {
@@ -21,14 +26,21 @@ impl Layout {
         match self {
             Layout::A4 => "a4",
             Layout::Letter => "us-letter",
+            Layout::Din5008 => "a4",
         }
     }
 
-    /// `A4` or `Letter`, in any case.
+    /// Whether the page is laid out as a DIN 5008 letter.
+    pub fn is_din5008(self) -> bool {
+        self == Layout::Din5008
+    }
+
+    /// `A4`, `Letter` or `DIN5008`, in any case.
     pub fn from_name(name: &str) -> Option<Layout> {
         match name.to_ascii_lowercase().as_str() {
             "a4" => Some(Layout::A4),
             "letter" | "us-letter" => Some(Layout::Letter),
+            "din5008" | "din-5008" => Some(Layout::Din5008),
             _ => None,
         }
     }
@@ -37,8 +49,9 @@ impl Layout {
 impl<'de> Deserialize<'de> for Layout {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
-        Layout::from_name(&name)
-            .ok_or_else(|| serde::de::Error::custom(format!("{name:?} is not A4 or Letter")))
+        Layout::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("{name:?} is not A4, Letter or DIN5008"))
+        })
     }
 }
 
@@ -87,5 +100,22 @@ impl Options {
             .as_deref()
             .filter(|l| !l.is_empty())
             .unwrap_or("en")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_by_invopops_names() {
+        assert_eq!(Layout::from_name("A4"), Some(Layout::A4));
+        assert_eq!(Layout::from_name("Letter"), Some(Layout::Letter));
+        assert_eq!(Layout::from_name("DIN5008"), Some(Layout::Din5008));
+        assert_eq!(Layout::Din5008.paper(), "a4");
+        assert!(Layout::Din5008.is_din5008() && !Layout::A4.is_din5008());
+        assert_eq!(Layout::from_name("A5"), None);
+        let err = serde_json::from_str::<Layout>("\"A5\"").unwrap_err();
+        assert!(err.to_string().contains("DIN5008"), "{err}");
     }
 }

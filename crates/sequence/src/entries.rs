@@ -1,5 +1,6 @@
 //! Taking codes: the one place an index is handed out.
 
+use folio_api::page::{Page, Position};
 use folio_store::Scope;
 use uuid::Uuid;
 
@@ -54,15 +55,48 @@ impl Sequence {
             .ok_or(SequenceError::NotFound("entry"))
     }
 
-    /// Up to `limit` entries of a series, newest first, below index `before` when given.
+    /// A page of a series' entries, newest first, from `from`; `next` is the last entry's
+    /// place when more follow.
     pub async fn entries(
         &self,
         scope: Scope,
         series_id: Uuid,
-        before: Option<i64>,
+        from: EntriesFrom,
         limit: i64,
-    ) -> SequenceResult<Vec<Entry>> {
+    ) -> SequenceResult<Page<Entry>> {
         self.series(scope, series_id).await?;
-        db::entries::list(&self.store, scope, series_id, before, limit).await
+        let limit = limit.max(1);
+        let before = match from {
+            EntriesFrom::First => None,
+            EntriesFrom::BelowIndex(index) => Some(index),
+            // the cursor names the last entry of the previous page; the list is in index order
+            EntriesFrom::After(place) => {
+                match db::entries::get(self.store.pool(), scope, series_id, place.id).await? {
+                    Some(entry) => Some(entry.index),
+                    None => {
+                        return Err(SequenceError::invalid(
+                            "cursor",
+                            "not a cursor of this list",
+                        ));
+                    }
+                }
+            }
+        };
+        let entries = db::entries::list(&self.store, scope, series_id, before, limit + 1).await?;
+        Ok(Page::cut(entries, limit, |e| Position {
+            created_at: e.created_at,
+            id: e.id,
+        }))
     }
+}
+
+/// Where a page of entries starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntriesFrom {
+    /// At the newest entry.
+    First,
+    /// Below this index (the list's older style of cursor).
+    BelowIndex(i64),
+    /// After this entry (the opaque cursor: the last entry of the previous page).
+    After(Position),
 }

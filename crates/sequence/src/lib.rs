@@ -17,6 +17,7 @@ mod model;
 mod series;
 pub mod v1;
 
+pub use entries::EntriesFrom;
 pub use error::{SequenceError, SequenceResult};
 pub use model::{Entry, NewEntry, NewSeries, Series};
 

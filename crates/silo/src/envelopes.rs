@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
-use crate::{Silo, db, patch};
+use crate::{Silo, db, patch, related};
 
 impl Silo {
     /// Stores an envelope (or envelopes a bare document). Repeating the same request for the
@@ -63,10 +63,14 @@ impl Silo {
             attachments: Vec::new(),
             data: None,
             faults: prepared.faults.clone().unwrap_or_default(),
+            context: None,
         };
+        let refs = related::references(&prepared.envelope.doc, entry.id);
         if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, &prepared.text).await? {
             return match self.find(ws, entry.id).await? {
                 Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
+                    // A repeated request also repairs an index write a crash interrupted.
+                    self.index_related(ws, &stored, &refs).await?;
                     Ok(stored)
                 }
                 Some(_) => Err(SiloError::Conflict(format!(
@@ -79,10 +83,29 @@ impl Silo {
                 ))),
             };
         }
+        self.index_related(ws, &entry, &refs).await?;
         Ok(Entry {
             data: Some(prepared.text),
             ..entry
         })
+    }
+
+    /// Indexes a new envelope's references right after it is stored (most documents have
+    /// none, and then nothing is written).
+    async fn index_related(
+        &self,
+        ws: Scope,
+        entry: &Entry,
+        refs: &BTreeMap<Uuid, String>,
+    ) -> SiloResult<()> {
+        if refs.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.store().begin_write().await?;
+        let at = folio_store::millis(entry.created_at);
+        db::related::replace(&mut tx, ws, entry.id, refs, at).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The envelope with its data and attachments.
@@ -328,6 +351,7 @@ impl Silo {
                 &p.text,
             )
             .await?;
+            related::index(&mut tx, ws, &next, &p.envelope.doc).await?;
         }
         if !db::envelopes::update(&mut tx, ws, &next, &read_version).await? {
             tx.rollback().await?;

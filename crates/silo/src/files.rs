@@ -21,38 +21,64 @@ impl Silo {
         ws: Scope,
         envelope_id: Uuid,
         file_id: Uuid,
-        new: NewFile,
+        mut new: NewFile,
     ) -> SiloResult<FileInfo> {
-        if new.name.trim().is_empty() {
-            return Err(SiloError::invalid("name", "required"));
-        }
-        if new.bytes.len() > self.limits().file_bytes {
-            return Err(SiloError::TooLarge(format!(
-                "the file is larger than {} bytes",
-                self.limits().file_bytes
-            )));
-        }
+        self.check_file(&new.name, new.bytes.len() as u64)?;
         let hash = hex::encode(Sha256::digest(&new.bytes));
-        let file = FileInfo {
-            id: file_id,
-            created_at: now(),
-            mime: new
-                .mime
-                .clone()
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| guess_mime(&new.name).into()),
-            name: new.name,
-            desc: new.desc,
-            key: new.key,
-            category: new.category,
-            hash,
-            size: new.bytes.len() as i64,
-            meta: new.meta,
-            replaced_by: None,
-        };
+        let bytes = Bytes::from(std::mem::take(&mut new.bytes));
+        let file = describe(file_id, new, hash, bytes.len() as i64, true);
         // Make sure the envelope exists before storing bytes for it.
         self.exists(ws, envelope_id).await?;
-        self.blobs().put(&file.hash, Bytes::from(new.bytes)).await?;
+        self.blobs().put(&file.hash, bytes).await?;
+        let mut tx = self.store().begin_write().await?;
+        if let Some(stored) = db::files::get(&mut *tx, ws, envelope_id, file_id).await? {
+            if stored.stored {
+                tx.rollback().await?;
+                return same_file(stored, &file);
+            }
+            // The upload a placeholder waited for: its digest and size must be the promised ones.
+            if let Err(e) = fills(&stored, &file) {
+                tx.rollback().await?;
+                return Err(e);
+            }
+            db::files::mark_stored(&mut tx, ws, envelope_id, file_id).await?;
+            tx.commit().await?;
+            return Ok(FileInfo {
+                stored: true,
+                ..stored
+            });
+        }
+        if let Err(e) = self.add_file(&mut tx, ws, envelope_id, &file).await {
+            tx.rollback().await?;
+            return Err(e);
+        }
+        tx.commit().await?;
+        Ok(file)
+    }
+
+    /// Attaches a placeholder: a file known by its SHA-256 (lowercase hex) and size, whose
+    /// content a later [`Silo::put_file`] with the same id uploads. Until then it is listed
+    /// with `stored` false and its download is 404. The same placeholder again returns it.
+    pub async fn put_placeholder(
+        &self,
+        ws: Scope,
+        envelope_id: Uuid,
+        file_id: Uuid,
+        new: NewFile,
+        sha256: &str,
+        size: i64,
+    ) -> SiloResult<FileInfo> {
+        let sha256 = sha256.to_ascii_lowercase();
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(SiloError::invalid(
+                "sha256",
+                "64 hexadecimal digits are required",
+            ));
+        }
+        let size_ok = u64::try_from(size).map_err(|_| SiloError::invalid("size", "negative"))?;
+        self.check_file(&new.name, size_ok)?;
+        let file = describe(file_id, new, sha256, size, false);
+        self.exists(ws, envelope_id).await?;
         let mut tx = self.store().begin_write().await?;
         if let Some(stored) = db::files::get(&mut *tx, ws, envelope_id, file_id).await? {
             tx.rollback().await?;
@@ -64,6 +90,20 @@ impl Silo {
         }
         tx.commit().await?;
         Ok(file)
+    }
+
+    /// A file needs a name and fits the size limit.
+    fn check_file(&self, name: &str, size: u64) -> SiloResult<()> {
+        if name.trim().is_empty() {
+            return Err(SiloError::invalid("name", "required"));
+        }
+        let max = self.limits().file_bytes;
+        if size > max as u64 {
+            return Err(SiloError::TooLarge(format!(
+                "the file is larger than {max} bytes"
+            )));
+        }
+        Ok(())
     }
 
     /// Adds a new file within the envelope's limit, replacing the current file with its key and
@@ -102,6 +142,10 @@ impl Silo {
         let file = db::files::get(self.store().pool(), ws, envelope_id, file_id)
             .await?
             .ok_or(SiloError::NotFound("file"))?;
+        if !file.stored {
+            // A placeholder: its content is still to be uploaded.
+            return Err(SiloError::NotFound("file content"));
+        }
         let bytes = match self.blobs().get(&file.hash).await {
             Ok(bytes) => bytes,
             // The row says the bytes were stored: their loss is the server's fault (500).
@@ -126,9 +170,55 @@ impl Silo {
     }
 }
 
+/// The description of a new file (its bytes are handled apart).
+fn describe(id: Uuid, new: NewFile, hash: String, size: i64, stored: bool) -> FileInfo {
+    FileInfo {
+        id,
+        created_at: now(),
+        mime: new
+            .mime
+            .clone()
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| guess_mime(&new.name).into()),
+        name: new.name,
+        desc: new.desc,
+        key: new.key,
+        category: new.category,
+        hash,
+        size,
+        meta: new.meta,
+        replaced_by: None,
+        stored,
+    }
+}
+
+/// Whether an upload is the content a placeholder promised (422 naming the field if not).
+fn fills(placeholder: &FileInfo, upload: &FileInfo) -> SiloResult<()> {
+    if upload.hash != placeholder.hash {
+        return Err(SiloError::invalid(
+            "data",
+            format!(
+                "its SHA-256 is {}, the placeholder's is {}",
+                upload.hash, placeholder.hash
+            ),
+        ));
+    }
+    if upload.size != placeholder.size {
+        return Err(SiloError::invalid(
+            "data",
+            format!(
+                "it has {} bytes, the placeholder {}",
+                upload.size, placeholder.size
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A repeated file id: the stored file when it is the same file, else a conflict.
 fn same_file(stored: FileInfo, file: &FileInfo) -> SiloResult<FileInfo> {
     let same = stored.hash == file.hash
+        && stored.size == file.size
         && stored.name == file.name
         && stored.mime == file.mime
         && stored.key == file.key

@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use folio_api::limits::Limits;
 use folio_store::{Blobs, Scope, Store};
 
+pub mod browse;
 mod db;
 mod detached;
 mod envelopes;
@@ -21,23 +22,23 @@ pub mod keys;
 mod model;
 pub mod paging;
 pub mod patch;
+pub mod related;
 mod search;
+pub mod spool;
 mod states;
 pub mod v1;
 
+pub use browse::{BrowseQuery, Browsed};
 pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
 pub use identities::{IdentityInfo, NewIdentity};
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
 pub use paging::ListQuery;
-
-/// A SQL condition, true when the envelope whose id is the parameter `id` (e.g. `"$6"`) exists
-/// in the workspace of `$1` (the scope's parameter): for another service's statement that must
-/// only write when the envelope it names is there, in the same statement.
-pub fn envelope_exists(id: &str) -> String {
-    format!("EXISTS (SELECT 1 FROM silo_envelopes WHERE workspace_id = $1 AND id = {id})")
-}
+pub use related::RelatedQuery;
+pub use search::SearchQuery;
+pub use spool::SpoolFile;
+pub use states::STATES;
 
 /// The silo's domain API; cheap to clone.
 #[derive(Clone)]

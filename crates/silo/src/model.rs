@@ -42,9 +42,20 @@ pub struct Entry {
     /// and stored anyway (`allow_invalid`); empty for valid documents and for full envelopes,
     /// which are not rebuilt.
     pub faults: Vec<gobl::Fault>,
+    /// In a related list: where the entry's document mentions the UUID asked about
+    /// (`preceding`, `line.item`; several comma-separated).
+    pub context: Option<String>,
 }
 
 impl Entry {
+    /// The entry's place in the lists ordered by `(created_at, id)`.
+    pub fn position(&self) -> folio_api::page::Position {
+        folio_api::page::Position {
+            created_at: self.created_at,
+            id: self.id,
+        }
+    }
+
     /// The short document type, e.g. `bill/invoice`.
     pub fn typ(&self) -> &str {
         gobl::envelope::short_type(&self.doc_schema)
@@ -123,6 +134,8 @@ pub struct FileInfo {
     pub meta: Option<BTreeMap<String, String>>,
     /// Id of the file that replaced this one, if any.
     pub replaced_by: Option<Uuid>,
+    /// False for a placeholder whose content is still to be uploaded.
+    pub stored: bool,
 }
 
 /// A file to attach.

@@ -8,6 +8,20 @@ use crate::error::{SiloError, SiloResult};
 use crate::model::{NewState, State};
 use crate::{Silo, db};
 
+/// The states workflows give envelopes (WIRE.md); the console offers them as filters.
+pub const STATES: [&str; 10] = [
+    "draft",
+    "processing",
+    "registered",
+    "completed",
+    "sent",
+    "received",
+    "error",
+    "rejected",
+    "paid",
+    "void",
+];
+
 impl Silo {
     /// Records a state change and makes it the envelope's current state.
     pub async fn set_state(&self, ws: Scope, id: Uuid, new: NewState) -> SiloResult<State> {

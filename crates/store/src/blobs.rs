@@ -101,6 +101,31 @@ impl Blobs {
         self.head(&key(sha256_hex)?).await
     }
 
+    /// Stores a temporary blob (the spool's) under its own id, `spool/<uuid>`: unlike the
+    /// content-addressed ones it belongs to one row and is deleted with it.
+    pub async fn put_temporary(&self, id: uuid::Uuid, bytes: Bytes) -> Result<(), StoreError> {
+        self.inner.put(&temporary(id), bytes.into()).await?;
+        Ok(())
+    }
+
+    /// The temporary blob `id`; [`StoreError::NotFound`] if absent.
+    pub async fn get_temporary(&self, id: uuid::Uuid) -> Result<Bytes, StoreError> {
+        match self.inner.get(&temporary(id)).await {
+            Ok(found) => Ok(found.bytes().await?),
+            Err(object_store::Error::NotFound { .. }) => Err(StoreError::NotFound),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Deletes the temporary blob `id`; one already gone is no error (two nodes may sweep the
+    /// same expired row).
+    pub async fn delete_temporary(&self, id: uuid::Uuid) -> Result<(), StoreError> {
+        match self.inner.delete(&temporary(id)).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     async fn head(&self, key: &ObjectPath) -> Result<bool, StoreError> {
         match self.inner.head(key).await {
             Ok(_) => Ok(true),
@@ -108,6 +133,11 @@ impl Blobs {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// The object key of a temporary blob.
+fn temporary(id: uuid::Uuid) -> ObjectPath {
+    ObjectPath::from(format!("spool/{}", id.as_simple()))
 }
 
 /// The object key of a digest; rejects anything but 64 lowercase hex digits, so a caller's string

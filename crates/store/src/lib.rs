@@ -35,6 +35,7 @@
 //!   [`Store::database_url`] when [`Store::backend`] is [`Backend::Postgres`].
 
 mod blobs;
+mod console;
 mod db;
 mod error;
 pub mod keys;
@@ -49,6 +50,7 @@ mod workspaces;
 mod writer;
 
 pub use blobs::Blobs;
+pub use console::{ConsoleSignIn, SignInKind};
 pub use db::{Backend, Store};
 pub use error::StoreError;
 pub use keys::{Kek, KeyError};

@@ -90,8 +90,8 @@ impl Transform {
     }
 
     /// The job made in one statement, when this node has seen its workflow runnable before:
-    /// the insert itself checks that the version seen is still current and enabled, and that
-    /// the envelope exists. `None` when that does not hold, the id or key is taken, or the
+    /// the insert itself checks that the version seen is still current and enabled (the
+    /// envelope is looked up in the silo beside the definition). `None` when that does not hold, the id or key is taken, or the
     /// request carries a document: the full path (reads, then the insert) answers then, with
     /// the reason of a refusal.
     async fn create_on_seen_version(
@@ -107,10 +107,17 @@ impl Transform {
         let Some(version) = self.seen_version(scope, new.workflow_id) else {
             return Ok(None);
         };
-        let def = self.definition(scope, new.workflow_id, version).await?;
+        let (def, found) = tokio::join!(
+            self.definition(scope, new.workflow_id, version),
+            self.envelope_found(scope, new.silo_entry_id)
+        );
+        let def = def?;
         let Some(first) = def.first(Phase::Main) else {
             return Ok(None);
         };
+        if !found? {
+            return Ok(None);
+        }
         let (job, start) = self.queued(new, version, first.id.clone(), None, request_hash);
         let made = self.enqueue(scope, &job, start, Check::Runnable).await?;
         Ok(made.then_some(job))
@@ -263,22 +270,14 @@ impl Transform {
         limit: i64,
     ) -> TransformResult<Page<Job>> {
         // one more than the page tells whether there is a next page
-        let mut jobs = db::jobs::list(self.store(), scope, created_at, cursor, limit + 1).await?;
-        let next = if jobs.len() as i64 > limit {
-            jobs.truncate(limit as usize);
-            jobs.last().map(|j| Position {
-                created_at: j.created_at,
-                id: j.id,
-            })
-        } else {
-            None
-        };
-        self.attach_intents(scope, &mut jobs).await?;
-        Ok(Page {
-            items: jobs,
-            next,
-            next_created_at: None,
-        })
+        let after = cursor.map(|p| (folio_store::millis(p.created_at), p.id));
+        let jobs = db::jobs::list(self.store(), scope, created_at, after, limit + 1).await?;
+        let mut page = Page::cut(jobs, limit, |j| Position {
+            created_at: j.created_at,
+            id: j.id,
+        });
+        self.attach_intents(scope, &mut page.items).await?;
+        Ok(page)
     }
 
     /// The job once it has completed, or as it is when `timeout` passes. Wakes on the

@@ -55,6 +55,19 @@ pub struct SaveWorkflow {
     pub disabled: bool,
 }
 
+/// Which workflows to list.
+#[derive(Debug, Clone, Default)]
+pub struct WorkflowQuery {
+    /// Only those created at or before this time (the `created_at` style).
+    pub created_at: Option<DateTime<Utc>>,
+    /// Only those after this place (the cursor style).
+    pub cursor: Option<folio_api::page::Position>,
+    /// Only those for this document type.
+    pub schema: Option<String>,
+    /// Page size (already capped by the caller).
+    pub limit: i64,
+}
+
 /// A job status: `QUEUED`, `RUN`, `OK`, `KO`.
 pub mod status {
     /// Waiting for a worker.
@@ -163,4 +176,15 @@ pub struct NewJob {
     pub key: Option<String>,
     /// Tags.
     pub tags: Vec<String>,
+}
+
+/// A workspace's signing secrets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookSecret {
+    /// The current secret, `whsec_<base64>`.
+    pub secret: String,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// The previous secret and until when it still signs, after a rotation.
+    pub previous: Option<(String, DateTime<Utc>)>,
 }

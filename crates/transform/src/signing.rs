@@ -18,16 +18,7 @@ use crate::{TransformResult, db};
 /// How long the previous secret keeps signing after a rotation, unless configured.
 pub const DEFAULT_OVERLAP_S: u64 = 24 * 3600;
 
-/// A workspace's signing secrets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WebhookSecret {
-    /// The current secret, `whsec_<base64>`.
-    pub secret: String,
-    /// When it was created.
-    pub created_at: DateTime<Utc>,
-    /// The previous secret and until when it still signs, after a rotation.
-    pub previous: Option<(String, DateTime<Utc>)>,
-}
+pub use crate::model::WebhookSecret;
 
 impl WebhookSecret {
     /// The `webhook-signature` value for a delivery: `v1,<sig>` with the current secret, then

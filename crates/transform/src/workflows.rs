@@ -2,15 +2,14 @@
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
 use folio_store::{Backend, Scope, WriteTx, millis};
 use uuid::Uuid;
 
 use crate::error::{TransformError, TransformResult};
-use crate::model::{SaveWorkflow, Workflow, WorkflowVersion};
+use crate::model::{SaveWorkflow, Workflow, WorkflowQuery, WorkflowVersion};
 use crate::workflow::Definition;
 use crate::{Transform, db};
-use folio_api::page::Page;
+use folio_api::page::{Page, Position};
 
 impl Transform {
     /// Validates a definition for saving: fills missing step ids, then checks actions, step
@@ -125,40 +124,53 @@ impl Transform {
         db::workflow_versions::list(self.store(), scope, id).await
     }
 
-    /// Workflows created at or before `created_at`, newest first, optionally of one schema.
-    /// A page never splits a millisecond: `next_created_at` is exact when sent back as `created_at`. When
-    /// more than `limit` workflows share the boundary millisecond the page holds the whole group
-    /// (longer than `limit`), as the silo's lists do, so none is skipped.
+    /// Workflows created at or before `created_at` and after `cursor`, newest first,
+    /// optionally of one schema; `next` is the last one's place when more follow. Without a
+    /// cursor a page never splits a millisecond, so `next_created_at` is exact when sent back
+    /// as `created_at`: when more than `limit` workflows share the boundary millisecond the
+    /// page holds the whole group (longer than `limit`), as the silo's lists do.
     pub async fn list_workflows(
         &self,
         scope: Scope,
-        created_at: Option<DateTime<Utc>>,
-        schema: Option<&str>,
-        limit: i64,
+        q: &WorkflowQuery,
     ) -> TransformResult<Page<Workflow>> {
         let store = self.store();
-        let before = created_at.map(millis).unwrap_or(i64::MAX);
-        let mut items =
-            db::workflows::between(store, scope, (i64::MIN, before), schema, Some(limit + 1))
-                .await?;
-        let mut next_created_at = None;
+        let (limit, schema) = (q.limit.max(1), q.schema.as_deref());
+        let before = q.created_at.map(millis).unwrap_or(i64::MAX);
+        let after = q.cursor.map(|p| (millis(p.created_at), p.id));
+        let mut items = db::workflows::between(
+            store,
+            scope,
+            (i64::MIN, before),
+            after,
+            schema,
+            Some(limit + 1),
+        )
+        .await?;
+        let mut page = Page::default();
         if items.len() as i64 > limit {
-            let boundary = items[limit as usize].created_at;
-            let keep = items.iter().take_while(|w| w.created_at > boundary).count();
-            if keep > 0 {
-                items.truncate(keep);
-                next_created_at = Some(boundary);
+            if q.cursor.is_some() {
+                items.truncate(limit as usize);
             } else {
-                let at = millis(boundary);
-                items = db::workflows::between(store, scope, (at, at), schema, None).await?;
-                next_created_at = Some(boundary - chrono::Duration::milliseconds(1));
+                let boundary = items[limit as usize].created_at;
+                let keep = items.iter().take_while(|w| w.created_at > boundary).count();
+                if keep > 0 {
+                    items.truncate(keep);
+                    page.next_created_at = Some(boundary);
+                } else {
+                    let at = millis(boundary);
+                    items =
+                        db::workflows::between(store, scope, (at, at), None, schema, None).await?;
+                    page.next_created_at = Some(boundary - chrono::Duration::milliseconds(1));
+                }
             }
+            page.next = items.last().map(|w| Position {
+                created_at: w.created_at,
+                id: w.id,
+            });
         }
-        Ok(Page {
-            items,
-            next: None,
-            next_created_at,
-        })
+        page.items = items;
+        Ok(page)
     }
 
     /// The version of the workflow that this node last found runnable (see `create_job`).

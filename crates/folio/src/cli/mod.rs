@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{ServeArgs, StorageArgs};
 
+mod console_link;
 mod convert;
 pub mod gobl;
 mod identities;
@@ -52,6 +53,29 @@ pub enum Command {
     Gobl(gobl::GoblCommand),
     /// Convert GOBL to an e-invoice (UBL, CII and their profiles) or an e-invoice to GOBL.
     Convert(convert::ConvertArgs),
+    /// Print a one-time link that signs a browser into the web console (`/console/`).
+    ConsoleLink(ConsoleLinkArgs),
+}
+
+/// `folio console-link`
+#[derive(Debug, clap::Args)]
+pub struct ConsoleLinkArgs {
+    /// Workspace name.
+    #[arg(long, default_value = crate::bootstrap::DEFAULT_WORKSPACE)]
+    pub workspace: String,
+    /// The server's address as the browser reaches it.
+    #[arg(
+        long,
+        env = "FOLIO_CONSOLE_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub url: String,
+    /// How long the link may wait for its one use.
+    #[arg(long, value_name = "DURATION", default_value = "15m")]
+    pub expires_in: humantime::Duration,
+    /// Storage options.
+    #[command(flatten)]
+    pub storage: StorageArgs,
 }
 
 /// `folio workspace ...`
@@ -201,6 +225,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Openapi(args) => openapi::run(&args),
         Command::Gobl(command) => gobl::run(command),
         Command::Convert(args) => convert::run(&args),
+        Command::ConsoleLink(args) => console_link::run(args),
     }
 }
 

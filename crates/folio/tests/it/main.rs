@@ -3,8 +3,11 @@
 
 mod harness;
 
+mod access;
+mod apps_pdf;
 mod auth;
 mod cli;
+mod console;
 mod convert_cli;
 mod errors;
 mod gobl_cli;
@@ -12,6 +15,7 @@ mod keys;
 mod national_cli;
 mod national_kit;
 mod ops;
+mod paging;
 mod pdf_cli;
 mod sequence;
 mod silo;

@@ -60,20 +60,39 @@ fn documents(versions: &[ServiceVersion]) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// `^/[a-z][a-z0-9-]*/v[1-9][0-9]*/`, returning the service and version segments.
+/// `^/[a-z][a-z0-9-]*/v[1-9][0-9]*/`, or an app's `^/apps/[a-z][a-z0-9-]*/v[1-9][0-9]*/`,
+/// returning the service (`silo`, `apps/pdf`) and version segments.
 fn versioned(path: &str) -> Option<(&str, &str)> {
-    let mut parts = path.strip_prefix('/')?.splitn(3, '/');
-    let service = parts.next()?;
-    let version = parts.next()?;
-    parts.next()?;
-    let service_ok = service.starts_with(|c: char| c.is_ascii_lowercase())
-        && service
+    let path = path.strip_prefix('/')?;
+    let skip = if path.starts_with("apps/") { 5 } else { 0 };
+    let service_end = skip + path[skip..].find('/')?;
+    let (service, rest) = (&path[..service_end], &path[service_end + 1..]);
+    let (version, _) = rest.split_once('/')?;
+    let word = &service[skip..];
+    let word_ok = word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     let digits = version.strip_prefix('v')?;
     let version_ok = digits.starts_with(|c: char| ('1'..='9').contains(&c))
         && digits.chars().all(|c| c.is_ascii_digit());
-    (service_ok && version_ok).then_some((service, version))
+    (word_ok && version_ok).then_some((service, version))
+}
+
+#[test]
+fn the_pattern_knows_services_and_apps() {
+    assert_eq!(versioned("/silo/v1/entries"), Some(("silo", "v1")));
+    assert_eq!(versioned("/apps/pdf/v1/preview"), Some(("apps/pdf", "v1")));
+    for bad in [
+        "/apps/v1/x",
+        "/apps/Pdf/v1/x",
+        "/apps/pdf/1/x",
+        "/silo/entries",
+        "/silo/v0/x",
+        "/x/y/pdf/v1/a",
+    ] {
+        assert_eq!(versioned(bad), None, "{bad}");
+    }
 }
 
 #[tokio::test]
@@ -113,11 +132,16 @@ async fn every_endpoint_path_is_service_then_version() {
         Registry::new(vec![foreign]),
         Err(RegistryError::ForeignPath { .. })
     ));
-    let bad_name = ServiceVersion::new("Test", 1, OpenApiRouter::new());
-    assert!(matches!(
-        Registry::new(vec![bad_name]),
-        Err(RegistryError::BadServiceName(_))
-    ));
+    for bad in ["Test", "apps/", "apps/Pdf", "apps/pdf/x", "tools/pdf"] {
+        let bad_name = ServiceVersion::new(bad, 1, OpenApiRouter::new());
+        assert!(
+            matches!(
+                Registry::new(vec![bad_name]),
+                Err(RegistryError::BadServiceName(_))
+            ),
+            "{bad}"
+        );
+    }
     assert!(matches!(
         Registry::new(vec![testsvc(), testsvc()]),
         Err(RegistryError::Duplicate(_))

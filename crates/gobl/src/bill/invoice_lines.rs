@@ -1,19 +1,14 @@
 //! Invoice lines and document-level discounts and charges: their amounts, computed at full
 //! precision, then written back after the final rounding.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::CalcError;
-use super::invoice::{Ctx, Rounding};
-use super::val::{
-    Obj, amount, get, get_mut, has, insert_after, num_err, percent, set_amount, string,
-};
-use crate::currency;
+use super::invoice_ctx::{Ctx, Rounding};
+use super::line_amounts::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
+use super::val::{Obj, amount, get, get_mut, has, insert_after, num_err, percent, set_amount};
 use crate::fault::Path;
 use crate::num::Amount;
-
-/// Extra decimals kept on line prices under the `precise` rounding rule.
-pub(super) const LINE_PRECISION_EXTRA: u32 = 2;
 
 /// The computed values of one line, written back after the final rounding.
 pub(super) struct LineCalc {
@@ -64,56 +59,6 @@ fn set_index(o: &mut Obj, k: &str, i: usize) {
     } else {
         o.shift_insert(0, k.into(), Value::from(i));
     }
-}
-
-/// Convert an item's price into the document currency (using `alt_prices` or the exchange
-/// rates), raising it to at least the currency's subunits. Returns the price.
-pub(super) fn calculate_item_price(
-    item: &mut Obj,
-    ctx: &Ctx,
-    path: Path,
-) -> Result<Amount, CalcError> {
-    let p = path.member("item");
-    let price = amount(item, "price", p)?.unwrap_or(Amount::ZERO);
-    let icur = string(item, "currency").map(str::to_string);
-    let icur_sub = icur
-        .as_deref()
-        .and_then(currency::subunits)
-        .unwrap_or(ctx.sub);
-    let price = price.rescale_up(icur_sub).map_err(num_err(p))?;
-    let Some(icur) = icur.filter(|c| c != &ctx.cur) else {
-        set_amount(item, "price", price);
-        return Ok(price);
-    };
-    let original = json!({"currency": icur, "value": price.to_string()});
-    if let Some(alts) = get(item, "alt_prices").and_then(Value::as_array) {
-        let alt_prices = p.member("alt_prices");
-        for (i, ap) in alts.iter().enumerate() {
-            let Some(apo) = ap.as_object() else { continue };
-            if string(apo, "currency") == Some(ctx.cur.as_str()) {
-                let ap_path = alt_prices.item(i);
-                let v = amount(apo, "value", ap_path)?.unwrap_or(Amount::ZERO);
-                let v = v.rescale_up(ctx.sub).map_err(num_err(ap_path))?;
-                item.insert("currency".into(), Value::String(ctx.cur.clone()));
-                set_amount(item, "price", v);
-                item.insert("alt_prices".into(), Value::Array(vec![original]));
-                return Ok(v);
-            }
-        }
-    }
-    let np = match currency::convert(&ctx.rates, &icur, &ctx.cur, price) {
-        Some(r) => r.map_err(num_err(p))?,
-        None => {
-            return Err(CalcError::new(
-                format!("{p}.currency"),
-                format!("no exchange rate found from '{icur}' to '{}'", ctx.cur),
-            ));
-        }
-    };
-    item.insert("currency".into(), Value::String(ctx.cur.clone()));
-    set_amount(item, "price", np);
-    item.insert("alt_prices".into(), Value::Array(vec![original]));
-    Ok(np)
 }
 
 /// A line's sum (price × quantity), its discounts and charges, and its total.
@@ -173,36 +118,6 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>
         discounts,
         charges,
     }))
-}
-
-/// A line discount or charge amount (`quantity` given for charges, which may have a rate).
-pub(super) fn line_adjustment(
-    o: &mut Obj,
-    ctx: &Ctx,
-    sum: Amount,
-    quantity: Option<Amount>,
-    p: Path,
-) -> Result<Amount, CalcError> {
-    let e = num_err(p);
-    let mut amt = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
-    if let Some(pc) = percent(o, "percent", p)? {
-        let mut base = sum;
-        if let Some(b) = amount(o, "base", p)? {
-            let b = b.rescale_up(ctx.sub).map_err(&e)?;
-            set_amount(o, "base", b);
-            base = ctx
-                .apply(b.rescale_up(ctx.sub + LINE_PRECISION_EXTRA).map_err(&e)?)
-                .map_err(&e)?;
-        }
-        amt = pc.of(base).map_err(&e)?;
-    }
-    if let Some(q) = quantity
-        && let Some(rate) = amount(o, "rate", p)?
-    {
-        let q = amount(o, "quantity", p)?.unwrap_or(q);
-        amt = rate.mul(q).map_err(&e)?;
-    }
-    amt.rescale_up(ctx.sub).map_err(&e)
 }
 
 /// Document-level discounts or charges: index, amount. Returns the unrounded amounts.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::CalcError;
 use super::combo::Combo;
-use super::invoice::Ctx;
+use super::invoice_ctx::Ctx;
 use super::invoice_lines::LineCalc;
 use super::val::{Obj, field, field_mut, get, get_mut, num_err};
 use crate::num::{Amount, Percentage};

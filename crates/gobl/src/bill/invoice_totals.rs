@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::CalcError;
-use super::invoice::{Ctx, path_idx};
+use super::invoice_ctx::{Ctx, path_idx};
 use super::invoice_taxes::{CatTotal, RateTotal, TaxSums};
 use super::val::{Obj, amount, insert_after, num_err, percent, set_amount};
 use crate::num::Amount;

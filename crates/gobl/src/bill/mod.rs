@@ -5,16 +5,19 @@
 mod combo;
 pub mod correct;
 mod invoice;
+mod invoice_ctx;
 mod invoice_lines;
 mod invoice_taxes;
 mod invoice_totals;
+mod line_amounts;
 mod norm;
 mod scenarios;
 mod sublines;
 mod total;
 pub(crate) mod val;
 
-pub use invoice::{Rounding, calculate_invoice};
+pub use invoice::calculate_invoice;
+pub use invoice_ctx::Rounding;
 pub(crate) use norm::schema_path;
 pub use norm::{normalize_document, normalize_tax_id_code};
 

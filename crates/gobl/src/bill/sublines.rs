@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::CalcError;
-use super::invoice::{Ctx, Rounding};
-use super::invoice_lines::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
+use super::invoice_ctx::{Ctx, Rounding};
+use super::line_amounts::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
 use super::val::{Obj, amount, get, get_mut, insert_after, num_err, set_amount};
 use crate::fault::Path;
 use crate::num::Amount;

@@ -66,6 +66,7 @@ pub fn build(input: &Value, opts: &Options) -> Result<Value, Error> {
     let mut view = json!({
         "lang": labels::LOCALES[labels::column(cx.locale)],
         "paper": opts.layout.paper(),
+        "din5008": opts.layout.is_din5008(),
         "labels": labels::all(cx.locale),
         "title": title(&cx, opts),
         "number": number(doc),

@@ -2,13 +2,14 @@
 
 use std::collections::BTreeMap;
 
+use folio_api::page::Position;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query, page};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
-use crate::{Entry, NewEntry, Sequence};
+use crate::{EntriesFrom, Entry, NewEntry, Sequence};
 
 /// The body of `PUT .../entries/{id}`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -66,9 +67,14 @@ pub struct EntryList {
     pub list: Vec<EntryOut>,
     /// The page size used.
     pub limit: i64,
-    /// Pass as `cursor` for the next page; absent on the last page.
+    /// The older style of `next_cursor` (the last entry's index): pass as `cursor` for the next
+    /// page; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = page::cursor_schema)]
+    pub next_cursor: Option<String>,
 }
 
 /// Query of the entry list.
@@ -78,9 +84,42 @@ pub struct EntryQuery {
     /// Page size (default 20, at most 100).
     #[param(minimum = 1)]
     limit: Option<i64>,
-    /// `cursor` of the previous page.
-    #[param(pattern = "^(-?[0-9]{1,18})?$")]
+    /// `next_cursor` of the previous page (or, as older clients send it, its `cursor`: an
+    /// index).
+    #[param(schema_with = cursor_or_index)]
     cursor: Option<String>,
+}
+
+/// The `cursor` parameter: a cursor of this API, or an entry index as older clients send it.
+fn cursor_or_index() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Type};
+    let index = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^(-?[0-9]{1,18})?$"));
+    AnyOfBuilder::new()
+        .item(index)
+        .item(page::cursor_schema())
+        .build()
+        .into()
+}
+
+impl EntryQuery {
+    /// Where the page starts: an index (all digits) or a cursor of this API, else 422.
+    fn from(&self) -> ApiResult<EntriesFrom> {
+        let Some(cursor) = self.cursor.as_deref().filter(|c| !c.is_empty()) else {
+            return Ok(EntriesFrom::First);
+        };
+        if let Ok(index) = cursor.parse::<i64>() {
+            return Ok(EntriesFrom::BelowIndex(index));
+        }
+        match Position::param(Some(cursor)) {
+            Ok(Some(place)) => Ok(EntriesFrom::After(place)),
+            _ => Err(ApiError::invalid_field(
+                "cursor",
+                "not a cursor of this list",
+            )),
+        }
+    }
 }
 
 pub(super) fn routes() -> OpenApiRouter {
@@ -129,6 +168,9 @@ async fn fetch(
 }
 
 /// List the entries of a series, newest first.
+///
+/// Page by sending `next_cursor` back as `cursor` (older clients send the `cursor` field, an
+/// index, back there: it keeps working).
 #[utoipa::path(get, path = "/sequence/v1/series/{series_id}/entries", operation_id = "sequence.v1.entries.list", tag = "sequence",
     params(("series_id" = Uuid, Path, description = "Series id."), EntryQuery),
     responses((status = 200, description = "A page of entries.", body = EntryList)))]
@@ -139,22 +181,17 @@ async fn list(
     Query(q): Query<EntryQuery>,
 ) -> ApiResult<Json<EntryList>> {
     let limit = page::limit(q.limit)?;
-    let before = match q.cursor.as_deref().filter(|c| !c.is_empty()) {
-        None => None,
-        Some(c) => Some(
-            c.parse::<i64>()
-                .map_err(|_| ApiError::invalid_field("cursor", "not a cursor of this list"))?,
-        ),
-    };
-    let entries = sequence
-        .entries(caller.scope(), series_id, before, limit)
+    let page = sequence
+        .entries(caller.scope(), series_id, q.from()?, limit)
         .await?;
-    let cursor = (entries.len() as i64 == limit)
-        .then(|| entries.last().map(|e| e.index.to_string()))
+    let more = page.next.is_some();
+    let cursor = more
+        .then(|| page.items.last().map(|e| e.index.to_string()))
         .flatten();
     Ok(Json(EntryList {
-        list: entries.into_iter().map(EntryOut::from).collect(),
+        list: page.items.into_iter().map(EntryOut::from).collect(),
         limit,
         cursor,
+        next_cursor: page.next.map(Position::cursor),
     }))
 }

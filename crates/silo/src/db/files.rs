@@ -97,8 +97,8 @@ pub(crate) async fn insert(
 ) -> SiloResult<()> {
     ws.query(
         "INSERT INTO silo_files (workspace_id, envelope_id, id, created_at, name, descr, key, \
-         category, hash, mime, size, meta, replaced_by) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL)",
+         category, hash, mime, size, meta, replaced_by, stored) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13)",
     )
     .bind(envelope_id.to_string())
     .bind(file.id.to_string())
@@ -111,6 +111,25 @@ pub(crate) async fn insert(
     .bind(file.mime.clone())
     .bind(file.size)
     .bind(file.meta.as_ref().map(to_json))
+    .bind(i64::from(file.stored))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Marks a placeholder's content as uploaded.
+pub(crate) async fn mark_stored(
+    tx: &mut WriteTx,
+    ws: Scope,
+    envelope_id: Uuid,
+    id: Uuid,
+) -> SiloResult<()> {
+    ws.query(
+        "UPDATE silo_files SET stored = 1 WHERE workspace_id = $1 AND envelope_id = $2 \
+         AND id = $3",
+    )
+    .bind(envelope_id.to_string())
+    .bind(id.to_string())
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -2,13 +2,16 @@
 //! [`folio_store::Scope`] first, which binds `$1`: another workspace's rows are never read or
 //! written. Domain code (`envelopes.rs`, `files.rs`, ...) decides; these functions only store.
 
+pub(crate) mod browse;
 pub(crate) mod envelopes;
 pub(crate) mod files;
 pub(crate) mod identities;
 pub(crate) mod keys;
 pub(crate) mod list;
+pub(crate) mod related;
 pub(crate) mod rows;
 pub(crate) mod search;
+pub(crate) mod spool;
 pub(crate) mod states;
 pub(crate) mod versions;
 
@@ -37,6 +40,15 @@ impl Statement {
         // The values bound here (text and integers) always encode.
         let _ = self.args.add(value);
         format!("${}", self.args.len())
+    }
+
+    /// Executes `sql`, built with this statement's placeholders.
+    pub(crate) async fn execute(
+        self,
+        conn: &mut sqlx::AnyConnection,
+        sql: &str,
+    ) -> Result<sqlx::any::AnyQueryResult, sqlx::Error> {
+        sqlx::query_with(sql, self.args).execute(conn).await
     }
 
     /// Runs `sql`, built with this statement's placeholders.

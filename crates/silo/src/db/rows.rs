@@ -16,8 +16,8 @@ pub const ENTRY_COLUMNS: &str = "e.id, e.created_at, e.updated_at, e.key, e.fold
     e.doc_schema, e.digest, e.signed, e.state, e.version, e.tags, e.meta, e.fingerprint, e.faults";
 
 /// Columns of a file row.
-pub const FILE_COLUMNS: &str =
-    "envelope_id, id, created_at, name, descr, key, category, hash, mime, size, meta, replaced_by";
+pub const FILE_COLUMNS: &str = "envelope_id, id, created_at, name, descr, key, category, hash, mime, size, meta, replaced_by, \
+     stored";
 
 /// Columns of a state row.
 pub const STATE_COLUMNS: &str = "id, created_at, key, notes, meta, src, src_id";
@@ -48,6 +48,7 @@ pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
             attachments: Vec::new(),
             data: None,
             faults: json_opt(row, "faults")?.unwrap_or_default(),
+            context: None,
         },
         row.try_get("fingerprint")?,
     ))
@@ -69,6 +70,7 @@ pub fn file(row: &AnyRow) -> Result<(Uuid, FileInfo), StoreError> {
             size: row.try_get("size")?,
             meta: json_opt(row, "meta")?,
             replaced_by: uuid_opt(row, "replaced_by")?,
+            stored: row.try_get::<i64, _>("stored")? != 0,
         },
     ))
 }

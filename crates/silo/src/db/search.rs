@@ -5,6 +5,7 @@
 //! fields (case-insensitive `LIKE`). Both read each envelope's current version.
 
 use folio_store::{Backend, Scope, Store};
+use uuid::Uuid;
 
 use super::Statement;
 use super::list::entries;
@@ -37,7 +38,7 @@ const JOINED: &[(&[&str], &str, &[&str])] = &[
 ];
 
 /// One field of the current version's data, as SQL text ('' when absent).
-fn field(backend: Backend, path: &[&str]) -> String {
+pub(super) fn field(backend: Backend, path: &[&str]) -> String {
     let get = match backend {
         Backend::Postgres => format!("v.data::jsonb #>> '{{{}}}'", path.join(",")),
         Backend::Sqlite => format!("json_extract(v.data, '$.{}')", path.join(".")),
@@ -59,19 +60,55 @@ fn haystack(backend: Backend) -> String {
     parts.join(" || ' ' || ")
 }
 
-/// Envelopes (without data and files) matching every one of `words` (lowercase), newest first.
+/// What a search matches.
+pub(crate) struct Found<'a> {
+    /// Every one must match (lowercase).
+    pub words: &'a [String],
+    /// Only this folder.
+    pub folder: Option<&'a str>,
+    /// Only envelopes strictly after this `(created_at ms, id)` in the newest-first order.
+    pub after: Option<(i64, Uuid)>,
+}
+
+/// Envelopes (without data and files) that are [`Found`], newest first.
 pub(crate) async fn matching(
     store: &Store,
     ws: Scope,
-    words: &[String],
-    folder: Option<&str>,
+    found: &Found<'_>,
     limit: i64,
     offset: i64,
 ) -> SiloResult<Vec<Entry>> {
-    let backend = store.backend();
+    let Found {
+        words,
+        folder,
+        after,
+    } = *found;
     let mut st = Statement::scoped(ws);
+    let matches = condition(store.backend(), &mut st, words);
+    let folder = folder
+        .map(|f| format!(" AND e.folder = {}", st.bind(f.to_owned())))
+        .unwrap_or_default();
+    let after = after
+        .map(|(ms, id)| {
+            let (t, i) = (st.bind(ms), st.bind(id.to_string()));
+            format!(" AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))")
+        })
+        .unwrap_or_default();
+    let sql = format!(
+        "SELECT {ENTRY_COLUMNS} FROM silo_envelopes e JOIN silo_versions v \
+         ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
+         WHERE e.workspace_id = $1{folder}{after} AND {matches} \
+         ORDER BY e.created_at DESC, e.id DESC LIMIT {} OFFSET {}",
+        limit.max(1),
+        offset.max(0)
+    );
+    entries(st.fetch_all(store, &sql).await?)
+}
+
+/// The SQL condition (over `v`, the current version) true when every one of `words` matches.
+pub(super) fn condition(backend: Backend, st: &mut Statement, words: &[String]) -> String {
     let text = haystack(backend);
-    let matches = match backend {
+    match backend {
         Backend::Postgres => format!(
             "to_tsvector('simple', {text}) @@ plainto_tsquery('simple', {})",
             st.bind(words.join(" "))
@@ -86,19 +123,7 @@ pub(crate) async fn matching(
             })
             .collect::<Vec<_>>()
             .join(" AND "),
-    };
-    let folder = folder
-        .map(|f| format!(" AND e.folder = {}", st.bind(f.to_owned())))
-        .unwrap_or_default();
-    let sql = format!(
-        "SELECT {ENTRY_COLUMNS} FROM silo_envelopes e JOIN silo_versions v \
-         ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
-         WHERE e.workspace_id = $1{folder} AND {matches} \
-         ORDER BY e.created_at DESC, e.id DESC LIMIT {} OFFSET {}",
-        limit.max(1),
-        offset.max(0)
-    );
-    entries(st.fetch_all(store, &sql).await?)
+    }
 }
 
 /// A word as a `LIKE` pattern's literal part (`%` and `_` match themselves).

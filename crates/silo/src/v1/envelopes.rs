@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
+use folio_store::Scope;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
@@ -12,7 +13,7 @@ use uuid::Uuid;
 
 use super::files::FileOut;
 use super::or_default;
-use crate::{Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo};
+use crate::{Correction, Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo, SiloError};
 
 /// Body of `PUT`/`POST /silo/v1/envelopes`. Unknown fields (e.g. a whole envelope resource sent
 /// back) are ignored.
@@ -20,9 +21,17 @@ use crate::{Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo};
 pub struct EnvelopeIn {
     /// A GOBL envelope (`$schema` `https://gobl.org/draft-0/envelope`) or a bare GOBL document,
     /// which is built as `folio gobl build` builds it (normalised, calculated, validated) and
-    /// enveloped. A full envelope is stored as sent (its digest must match). Required.
-    #[schema(required = true, value_type = Object)]
+    /// enveloped. A full envelope is stored as sent (its digest must match). Required unless
+    /// `previous_id` is given.
+    #[schema(value_type = Object)]
     pub data: Option<Box<RawValue>>,
+    /// Without `data`: the entry to make this one from (Invopop's `previous_id`), a copy of its
+    /// document under a new UUID, or its correction when `correct` is given.
+    pub previous_id: Option<Uuid>,
+    /// With `previous_id`: the correction options, as `POST /silo/v1/gobl/correct` takes them
+    /// (`type`, `reason`, ...); the new entry is the credit note or corrective document.
+    #[schema(value_type = Option<Object>)]
+    pub correct: Option<serde_json::Value>,
     /// Optional key, unique in the workspace.
     pub key: Option<String>,
     /// Optional folder.
@@ -55,6 +64,13 @@ pub struct EnvelopePatch {
     pub meta: Option<BTreeMap<String, String>>,
     /// Accept new `data` that is a bare document with validation faults (as on `PUT`).
     pub allow_invalid: Option<bool>,
+    /// How `data` is read (Invopop's names): `application/json` (the default), a whole
+    /// envelope or document; `application/merge-patch+json`, an RFC 7396 merge patch of the
+    /// stored document (or of the envelope, when it has a `doc` member), which is then built as
+    /// a bare document is. `application/json-patch+json` is not supported (422).
+    pub content_type: Option<String>,
+    /// Sign the envelope with the workspace's key after the change (see `POST .../sign`).
+    pub sign: Option<bool>,
 }
 
 /// A digest.
@@ -110,6 +126,10 @@ pub struct EnvelopeOut {
     /// (`allow_invalid`); absent when there are none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faults: Option<Vec<folio_api::Fault>>,
+    /// In a related list: where this entry's document mentions the UUID asked about
+    /// (`preceding`, `line.item`; several comma-separated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
 
 impl EnvelopeOut {
@@ -146,6 +166,7 @@ impl EnvelopeOut {
             meta: entry.meta,
             data,
             faults,
+            context: entry.context,
         })
     }
 }
@@ -167,6 +188,7 @@ pub struct EnvelopeList {
     pub cursor: Option<String>,
     /// Send back as `cursor` for the next page (absent on the last page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = page::cursor_schema)]
     pub next_cursor: Option<String>,
     /// The folder filter, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,6 +206,7 @@ pub struct ListParams {
     #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// Continue after this cursor (send `next_cursor` back here); wins over `created_at`.
+    #[param(schema_with = page::cursor_schema)]
     cursor: Option<String>,
     /// Only envelopes in this folder.
     folder: Option<String>,
@@ -198,13 +221,20 @@ pub(super) fn routes() -> OpenApiRouter {
         .routes(routes!(fetch_by_key))
 }
 
-fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
-    let data = body
-        .data
-        .ok_or_else(|| ApiError::invalid_field("data", "required"))?;
+async fn new_envelope(
+    silo: &Silo,
+    ws: Scope,
+    id: Option<Uuid>,
+    body: EnvelopeIn,
+) -> ApiResult<NewEnvelope> {
+    let data = match (body.data, body.previous_id) {
+        (Some(data), _) => data.get().to_owned(),
+        (None, Some(previous)) => from_previous(silo, ws, previous, body.correct).await?,
+        (None, None) => return Err(ApiError::invalid_field("data", "required")),
+    };
     Ok(NewEnvelope {
         id,
-        data: data.get().to_owned(),
+        data,
         key: body.key.filter(|k| !k.is_empty()),
         folder: body.folder.filter(|f| !f.is_empty()),
         tags: or_default(body.tags),
@@ -212,6 +242,34 @@ fn new_envelope(id: Option<Uuid>, body: EnvelopeIn) -> ApiResult<NewEnvelope> {
         sign: body.sign.unwrap_or(false),
         allow_invalid: body.allow_invalid.unwrap_or(false),
     })
+}
+
+/// The document of an entry made from the entry `previous`: its correction when `correct`
+/// gives the options, else a copy; under a new UUID either way.
+async fn from_previous(
+    silo: &Silo,
+    ws: Scope,
+    previous: Uuid,
+    correct: Option<serde_json::Value>,
+) -> ApiResult<String> {
+    let entry = silo.get(ws, previous).await.map_err(|e| match e {
+        SiloError::NotFound(_) => ApiError::invalid_field("previous_id", "no such entry"),
+        e => e.into(),
+    })?;
+    let envelope: serde_json::Value =
+        serde_json::from_str(entry.data.as_deref().unwrap_or_default())
+            .map_err(ApiError::internal)?;
+    let mut doc = match correct {
+        None => envelope["doc"].clone(),
+        Some(options) => match silo.correct_gobl(ws, &envelope, Some(&options)).await? {
+            Correction::Envelope(corrected) => corrected["doc"].clone(),
+            Correction::Options(_) => return Err(ApiError::internal("correction without options")),
+        },
+    };
+    if let Some(doc) = doc.as_object_mut() {
+        doc.shift_remove("uuid");
+    }
+    Ok(doc.to_string())
 }
 
 /// Store an envelope under a client-chosen id.
@@ -233,7 +291,10 @@ pub(super) async fn put(
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo
-        .create(caller.scope(), new_envelope(Some(id), body)?)
+        .create(
+            caller.scope(),
+            new_envelope(&silo, caller.scope(), Some(id), body).await?,
+        )
         .await?;
     Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
@@ -250,7 +311,10 @@ pub(super) async fn create(
     Json(body): Json<EnvelopeIn>,
 ) -> ApiResult<Json<EnvelopeOut>> {
     let entry = silo
-        .create(caller.scope(), new_envelope(None, body)?)
+        .create(
+            caller.scope(),
+            new_envelope(&silo, caller.scope(), None, body).await?,
+        )
         .await?;
     Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
@@ -306,19 +370,32 @@ pub(super) async fn list(
         ascending: params.ascending.unwrap_or(false),
     };
     let page = silo.list(caller.scope(), &query).await?;
-    Ok(Json(EnvelopeList {
-        list: page
-            .items
-            .into_iter()
-            .map(EnvelopeOut::from_entry)
-            .collect::<ApiResult<_>>()?,
-        limit,
-        created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_store::now)),
-        next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
-        cursor,
-        next_cursor: page.next.map(Position::cursor),
-        folder,
-    }))
+    EnvelopeList::of(page, limit, created_at, cursor, folder).map(Json)
+}
+
+impl EnvelopeList {
+    /// The answer of a list of entries: the page, and the paging parameters it answers.
+    pub(super) fn of(
+        page: page::Page<Entry>,
+        limit: i64,
+        created_at: Option<chrono::DateTime<chrono::Utc>>,
+        cursor: Option<String>,
+        folder: Option<String>,
+    ) -> ApiResult<EnvelopeList> {
+        Ok(EnvelopeList {
+            list: page
+                .items
+                .into_iter()
+                .map(EnvelopeOut::from_entry)
+                .collect::<ApiResult<_>>()?,
+            limit,
+            created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_store::now)),
+            next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
+            cursor,
+            next_cursor: page.next.map(Position::cursor),
+            folder,
+        })
+    }
 }
 
 /// Update an envelope's data, folder, tags or meta.
@@ -335,13 +412,56 @@ pub(super) async fn update(
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopePatch>,
 ) -> ApiResult<Json<EnvelopeOut>> {
+    let data = match body.data {
+        None => None,
+        Some(data) => Some(data_of(&silo, caller.scope(), id, body.content_type, &data).await?),
+    };
     let update = EnvelopeUpdate {
-        data: body.data.map(|d| d.get().to_owned()),
+        data,
         folder: body.folder,
         tags: body.tags,
         meta: body.meta,
         allow_invalid: body.allow_invalid.unwrap_or(false),
     };
-    let entry = silo.update(caller.scope(), id, update).await?;
+    let mut entry = silo.update(caller.scope(), id, update).await?;
+    if body.sign == Some(true) {
+        entry = silo.sign(caller.scope(), id).await?;
+    }
     Ok(Json(EnvelopeOut::from_entry(entry)?))
+}
+
+/// The new data of a `PATCH`, as its `content_type` says to read `data`.
+async fn data_of(
+    silo: &Silo,
+    ws: Scope,
+    id: Uuid,
+    content_type: Option<String>,
+    data: &RawValue,
+) -> ApiResult<String> {
+    match content_type.as_deref().unwrap_or("application/json") {
+        "application/json" | "" => Ok(data.get().to_owned()),
+        "application/merge-patch+json" => {
+            let patch = gobl::json::parse(data.get())
+                .map_err(|e| ApiError::invalid_field("data", e.to_string()))?;
+            let current = silo.get(ws, id).await?;
+            let mut doc = current
+                .envelope_value()
+                .and_then(|env| env.get("doc").cloned())
+                .ok_or_else(|| ApiError::internal("a stored envelope without its document"))?;
+            let doc_patch = match patch.get("doc") {
+                Some(inner) => inner,
+                None => &patch,
+            };
+            crate::patch::merge(&mut doc, doc_patch);
+            Ok(doc.to_json_string())
+        }
+        "application/json-patch+json" => Err(ApiError::invalid_field(
+            "content_type",
+            "JSON Patch (RFC 6902) is not supported; send application/merge-patch+json",
+        )),
+        other => Err(ApiError::invalid_field(
+            "content_type",
+            format!("{other:?} is not application/json or application/merge-patch+json"),
+        )),
+    }
 }

@@ -20,10 +20,18 @@ pub struct FileIn {
     /// File name, e.g. `invoice.pdf` (required).
     #[schema(required = true, value_type = String, min_length = 1)]
     pub name: Option<String>,
-    /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too;
-    /// required).
-    #[schema(required = true, value_type = String, format = Byte)]
+    /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too).
+    /// Without it, `sha256` and `size` make the file a placeholder that a later upload of
+    /// exactly that content (a `PUT` with `data` to the file's `url`) fills.
+    #[schema(value_type = String, format = Byte)]
     pub data: Option<String>,
+    /// SHA-256 of the content to upload later, hex (with `size`, when `data` is absent).
+    #[schema(min_length = 64, max_length = 64)]
+    pub sha256: Option<String>,
+    /// Size in bytes of the content to upload later (with `sha256`, when `data` is absent).
+    #[schema(minimum = 0)]
+    #[serde(default, deserialize_with = "folio_api::json::integral")]
+    pub size: Option<i64>,
     /// Media type; guessed from the name when absent.
     pub mime: Option<String>,
     /// Description.
@@ -65,6 +73,8 @@ pub struct FileOut {
     pub meta: Option<BTreeMap<String, String>>,
     /// When it was attached.
     pub created_at: String,
+    /// False for a placeholder whose content is still to be uploaded.
+    pub stored: bool,
 }
 
 impl FileOut {
@@ -82,6 +92,7 @@ impl FileOut {
             size: f.size,
             meta: f.meta,
             created_at: folio_api::time::format(&f.created_at),
+            stored: f.stored,
         }
     }
 }
@@ -92,7 +103,7 @@ pub(super) fn routes() -> OpenApiRouter {
 
 /// Base64 as clients write it: either alphabet, padded or not, whitespace and non-zero
 /// trailing bits ignored (encoders differ; the bytes meant are the same).
-fn decode(text: &str) -> Option<Vec<u8>> {
+pub(super) fn decode(text: &str) -> Option<Vec<u8>> {
     use base64::alphabet::{STANDARD, URL_SAFE};
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
@@ -111,7 +122,10 @@ fn decode(text: &str) -> Option<Vec<u8>> {
 
 /// Attach a file to an envelope.
 ///
-/// The same `file_id` with the same content returns the stored file (409 with other content).
+/// With `data` the content is stored now; with `sha256` and `size` instead, the file is a
+/// placeholder (`stored` false) that a later `PUT` with `data` of exactly that content fills
+/// (422 if its digest or size differs). The same `file_id` with the same content returns the
+/// stored file (409 with other content).
 /// A file with the same `key` and `category` as an attached file replaces it; the earlier one
 /// stays downloadable by its id.
 #[utoipa::path(put, path = "/silo/v1/envelopes/{id}/files/{file_id}", operation_id = "silo.v1.files.put", tag = "silo",
@@ -129,26 +143,33 @@ pub(super) async fn put(
         .name
         .filter(|n| !n.trim().is_empty())
         .ok_or_else(|| ApiError::invalid_field("name", "required"))?;
-    let data = body
-        .data
-        .ok_or_else(|| ApiError::invalid_field("data", "required"))?;
-    let bytes = decode(&data).ok_or_else(|| ApiError::invalid_field("data", "not valid base64"))?;
-    let file = silo
-        .put_file(
-            caller.scope(),
-            id,
-            file_id,
-            NewFile {
-                name,
-                bytes,
-                mime: body.mime,
-                desc: body.desc,
-                key: body.key.filter(|k| !k.is_empty()),
-                category: body.category.filter(|c| !c.is_empty()),
-                meta: body.meta,
-            },
-        )
-        .await?;
+    let new = NewFile {
+        name,
+        bytes: Vec::new(),
+        mime: body.mime,
+        desc: body.desc,
+        key: body.key.filter(|k| !k.is_empty()),
+        category: body.category.filter(|c| !c.is_empty()),
+        meta: body.meta,
+    };
+    let file = match (body.data, body.sha256, body.size) {
+        (Some(data), _, _) => {
+            let bytes =
+                decode(&data).ok_or_else(|| ApiError::invalid_field("data", "not valid base64"))?;
+            let new = NewFile { bytes, ..new };
+            silo.put_file(caller.scope(), id, file_id, new).await?
+        }
+        (None, Some(sha256), Some(size)) => {
+            silo.put_placeholder(caller.scope(), id, file_id, new, &sha256, size)
+                .await?
+        }
+        (None, _, _) => {
+            return Err(ApiError::invalid_field(
+                "data",
+                "required, unless sha256 and size announce a later upload",
+            ));
+        }
+    };
     Ok(Json(FileOut::from_file(id, file)))
 }
 
@@ -163,8 +184,13 @@ pub(super) async fn download(
     Path((id, file_id)): Path<(Uuid, Uuid)>,
 ) -> ApiResult<Response> {
     let (file, bytes) = silo.get_file(caller.scope(), id, file_id).await?;
-    let name: String = file
-        .name
+    Ok(attachment(&file.name, file.mime, bytes))
+}
+
+/// Bytes as a download: their media type, and their name in `Content-Disposition` (quoted
+/// safely, with the UTF-8 form beside the ASCII one).
+pub(super) fn attachment(name: &str, mime: String, bytes: bytes::Bytes) -> Response {
+    let name: String = name
         .chars()
         .map(|c| {
             if c == '"' || c == '\\' || c.is_control() {
@@ -182,14 +208,14 @@ pub(super) async fn download(
         "attachment; filename=\"{ascii}\"; filename*=UTF-8''{}",
         percent(&name)
     );
-    Ok((
+    (
         [
-            (header::CONTENT_TYPE, file.mime),
+            (header::CONTENT_TYPE, mime),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         bytes,
     )
-        .into_response())
+        .into_response()
 }
 
 fn percent(text: &str) -> String {

@@ -1,5 +1,5 @@
 //! silo/v1: envelopes, their versions, files and states, the workspace's public keys and signing
-//! identities, and GOBL built and signed without storing it.
+//! identities, GOBL built and signed without storing it, and the spool of temporary uploads.
 
 use folio_api::ServiceVersion;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,7 +10,9 @@ mod files;
 mod gobl;
 mod identities;
 mod keys;
+mod related;
 mod search;
+mod spool;
 mod states;
 mod versions;
 
@@ -19,6 +21,7 @@ pub use files::{FileIn, FileOut};
 pub use gobl::{BuildIn, GoblOut, SignIn};
 pub use identities::{IdentityIn, IdentityList, IdentityOut};
 pub use keys::KeySet;
+pub use spool::{SpoolIn, SpoolOut};
 pub use states::{StateIn, StateList, StateOut};
 pub use versions::{VersionList, VersionOut, VersionSummary};
 
@@ -43,6 +46,8 @@ pub fn routes() -> OpenApiRouter {
         .merge(gobl::routes())
         .merge(entries::routes())
         .merge(search::routes())
+        .merge(related::routes())
+        .merge(spool::routes())
 }
 
 /// Tags and meta of the wire are optional: absent means empty.

@@ -1,13 +1,14 @@
 //! `GET /silo/v1/search`: free-text search over the workspace's envelopes, with the shape of
 //! Invopop's `SiloEntrySearchCollection`.
 
+use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::envelopes::EnvelopeOut;
-use crate::Silo;
+use crate::{SearchQuery, Silo};
 
 /// Query of a search.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -21,9 +22,12 @@ pub struct SearchParams {
     /// Page size (default 20, at most 100).
     #[param(minimum = 1)]
     limit: Option<i64>,
-    /// Matches to skip.
+    /// Matches to skip (after `cursor` when given).
     #[param(minimum = 0)]
     offset: Option<i64>,
+    /// Continue after this cursor (send `next_cursor` back here).
+    #[param(schema_with = page::cursor_schema)]
+    cursor: Option<String>,
 }
 
 /// A page of matches, newest first.
@@ -40,6 +44,13 @@ pub struct SearchList {
     pub offset: i64,
     /// The matching envelopes (without data).
     pub list: Vec<EnvelopeOut>,
+    /// The cursor this page continued from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// Send back as `cursor` for the next page (absent on the last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = page::cursor_schema)]
+    pub next_cursor: Option<String>,
 }
 
 pub(super) fn routes() -> OpenApiRouter {
@@ -49,7 +60,8 @@ pub(super) fn routes() -> OpenApiRouter {
 /// Search the workspace's envelopes.
 ///
 /// Every word must match (PostgreSQL: its text search, `simple` configuration; SQLite: a
-/// case-insensitive substring). Never across workspaces.
+/// case-insensitive substring). Never across workspaces. Page by sending `next_cursor` back as
+/// `cursor` (or by `offset`).
 #[utoipa::path(get, path = "/silo/v1/search", operation_id = "silo.v1.search", tag = "silo", params(SearchParams),
     responses((status = 200, description = "A page of matches.", body = SearchList)))]
 async fn search(
@@ -61,23 +73,31 @@ async fn search(
         .q
         .filter(|q| !q.trim().is_empty())
         .ok_or_else(|| ApiError::invalid_field("q", "required"))?;
-    let limit = folio_api::page::limit(params.limit)?;
+    let limit = page::limit(params.limit)?;
     let offset = params.offset.unwrap_or(0);
     if offset < 0 {
         return Err(ApiError::invalid_field("offset", "must be 0 or more"));
     }
-    let folder = params.folder.filter(|f| !f.is_empty());
-    let found = silo
-        .search(caller.scope(), &query, folder.as_deref(), limit, offset)
-        .await?;
+    let cursor = params.cursor.filter(|c| !c.is_empty());
+    let search = SearchQuery {
+        q: query,
+        folder: params.folder.filter(|f| !f.is_empty()),
+        cursor: Position::param(cursor.as_deref())?,
+        limit,
+        offset,
+    };
+    let found = silo.search(caller.scope(), &search).await?;
     Ok(Json(SearchList {
         list: found
+            .items
             .into_iter()
             .map(EnvelopeOut::from_entry)
             .collect::<ApiResult<_>>()?,
-        query,
-        folder,
+        query: search.q,
+        folder: search.folder,
         limit,
         offset,
+        cursor,
+        next_cursor: found.next.map(Position::cursor),
     }))
 }

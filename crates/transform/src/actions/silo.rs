@@ -20,21 +20,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
+use folio_silo::STATES;
 
-/// States an envelope can be given (WIRE.md).
-pub const STATES: [&str; 10] = [
-    "draft",
-    "processing",
-    "registered",
-    "completed",
-    "sent",
-    "received",
-    "error",
-    "rejected",
-    "paid",
-    "void",
-];
+use super::{Action, Outcome, Report, StepCx, check_config, parse_config, silo_outcome};
 
 /// The `src` of states set by workflows.
 const SRC: &str = "transform";

@@ -1,7 +1,6 @@
 //! `transform_jobs` rows as the API sees them (the worker's statements are in `queue`).
 
 use chrono::{DateTime, Utc};
-use folio_api::page::Position;
 use folio_store::rows::{json, uuid, uuid_opt};
 use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
@@ -43,7 +42,7 @@ pub(crate) enum Check {
     /// Nothing: the caller has read the workflow and the envelope.
     Read,
     /// In the statement itself: the job's workflow version is still the workflow's current
-    /// one and the workflow is enabled, and its envelope (if any) exists.
+    /// one and the workflow is enabled (the caller has found its envelope).
     Runnable,
 }
 
@@ -68,8 +67,7 @@ pub(crate) async fn insert(
         Check::Runnable => format!(
             "{INSERT_INTO} SELECT {VALUES} WHERE EXISTS (SELECT 1 FROM transform_workflows \
              WHERE workspace_id = $1 AND id = $4 AND version = $5 AND disabled = 0) \
-             AND ($6 IS NULL OR {}) ON CONFLICT DO NOTHING",
-            folio_silo::envelope_exists("$6")
+             ON CONFLICT DO NOTHING"
         ),
     };
     let done = scope
@@ -148,19 +146,17 @@ pub(crate) async fn id_by_key(
 }
 
 /// Up to `limit` jobs without their intents, newest first, created at or before `created_at`,
-/// after `cursor` (the last job of the previous page).
+/// strictly after `after` (the `(created_at ms, id)` of the last job of the previous page).
 pub(crate) async fn list(
     store: &Store,
     scope: Scope,
     created_at: Option<DateTime<Utc>>,
-    cursor: Option<Position>,
+    after: Option<(i64, Uuid)>,
     limit: i64,
 ) -> TransformResult<Vec<Job>> {
     let before = created_at.map(millis).unwrap_or(i64::MAX);
     // no cursor: an empty id, which the statement reads as "from the start"
-    let (c_at, c_id) = cursor
-        .map(|p| (millis(p.created_at), p.id.to_string()))
-        .unwrap_or((i64::MAX, String::new()));
+    let (c_at, c_id) = after.map_or((i64::MAX, String::new()), |(at, id)| (at, id.to_string()));
     let sql = format!(
         "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND created_at <= $2 \
          AND (created_at < $3 OR (created_at = $3 AND id < $4) OR $4 = '') \

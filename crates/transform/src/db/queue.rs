@@ -7,6 +7,7 @@
 //! that lost its lease (it stalled past the expiry and another node took the job) writes nothing.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
@@ -18,10 +19,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use crate::engine::queue::Claimed;
 use crate::error::TransformResult;
 use crate::model::Intent;
-use crate::workflow::Phase;
 
 /// The claim that fences a worker's writes to a job.
 #[derive(Debug, Clone, Copy)]
@@ -32,10 +31,31 @@ pub(crate) struct Lease {
     pub owner: Uuid,
 }
 
+/// A job as a claim answers it: what a worker needs to run it.
+#[derive(Debug)]
+pub(crate) struct ClaimedRow {
+    pub workspace_id: Uuid,
+    pub id: Uuid,
+    pub workflow_id: Uuid,
+    pub workflow_version: i64,
+    pub silo_entry_id: Option<Uuid>,
+    pub key: Option<String>,
+    pub args: BTreeMap<String, String>,
+    pub faults: Vec<Fault>,
+    /// The stored phase name (`main`, `rescue`).
+    pub phase: String,
+    pub step_id: String,
+    pub intent_id: Uuid,
+    pub intent_seq: i64,
+    pub attempt: i64,
+    pub step_state: Option<Value>,
+}
+
 /// Where a job goes after a step, as [`advance`] writes it.
 #[derive(Debug)]
 pub(crate) struct Position<'a> {
-    pub phase: Phase,
+    /// The stored phase name (`main`, `rescue`).
+    pub phase: &'static str,
     pub step_id: &'a str,
     pub intent_id: Uuid,
     pub intent_seq: i64,
@@ -64,7 +84,7 @@ pub(crate) async fn claim(
     now: DateTime<Utc>,
     until: DateTime<Utc>,
     limit: usize,
-) -> TransformResult<Vec<Claimed>> {
+) -> TransformResult<Vec<ClaimedRow>> {
     let sql = format!(
         "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
          status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
@@ -81,33 +101,27 @@ pub(crate) async fn claim(
         .bind(limit.max(1) as i64)
         .write_returning(store)
         .await?;
-    rows.iter().map(|row| claimed(row, owner)).collect()
+    rows.iter().map(claimed).collect()
 }
 
-fn claimed(row: &AnyRow, owner: Uuid) -> TransformResult<Claimed> {
-    let phase: String = row.try_get("phase")?;
-    Ok(Claimed {
+fn claimed(row: &AnyRow) -> TransformResult<ClaimedRow> {
+    Ok(ClaimedRow {
         workspace_id: uuid(row, "workspace_id")?,
         id: uuid(row, "id")?,
-        owner,
         workflow_id: uuid(row, "workflow_id")?,
         workflow_version: row.try_get("workflow_version")?,
         silo_entry_id: uuid_opt(row, "silo_entry_id")?,
         key: row.try_get("job_key")?,
         args: json(row, "args")?,
         faults: json(row, "faults")?,
-        phase: if phase == "rescue" {
-            Phase::Rescue
-        } else {
-            Phase::Main
-        },
+        phase: row.try_get("phase")?,
         step_id: row
             .try_get::<Option<String>, _>("step_id")?
             .unwrap_or_default(),
         intent_id: uuid(row, "intent_id")?,
         intent_seq: row.try_get("intent_seq")?,
-        attempt: row.try_get::<i64, _>("attempt")?.max(0) as u32,
-        step_state: json_opt(row, "step_state")?.unwrap_or(Value::Null),
+        attempt: row.try_get("attempt")?,
+        step_state: json_opt(row, "step_state")?,
     })
 }
 
@@ -223,7 +237,7 @@ fn intent_values(n: usize) -> String {
 fn bind_move<'q>(q: Query<'q>, lease: Lease, to: &Position<'_>, faults: String) -> Query<'q> {
     q.bind(lease.job_id.to_string())
         .bind(lease.owner.to_string())
-        .bind(to.phase.as_str())
+        .bind(to.phase)
         .bind(to.step_id.to_string())
         .bind(to.intent_id.to_string())
         .bind(to.intent_seq)

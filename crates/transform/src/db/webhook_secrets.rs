@@ -6,7 +6,7 @@ use folio_store::{Scope, Store, WriteQuery, from_millis, millis};
 use sqlx::Row;
 
 use crate::error::TransformResult;
-use crate::signing::WebhookSecret;
+use crate::model::WebhookSecret;
 
 /// The workspace's secrets, if it has any yet.
 pub(crate) async fn get(store: &Store, scope: Scope) -> TransformResult<Option<WebhookSecret>> {

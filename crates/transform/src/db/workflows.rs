@@ -93,26 +93,34 @@ pub(crate) async fn update(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> Tra
     Ok(())
 }
 
-/// Workflows created within `[from, to]` (milliseconds), newest first, of one schema when
-/// given, at most `limit` when given.
+/// Workflows created within `[from, to]` (milliseconds) and strictly after `after` (a
+/// `(created_at ms, id)` in this order) when given, newest first, of one schema when given, at
+/// most `limit` when given.
 pub(crate) async fn between(
     store: &Store,
     scope: Scope,
     (from, to): (i64, i64),
+    after: Option<(i64, Uuid)>,
     schema: Option<&str>,
     limit: Option<i64>,
 ) -> TransformResult<Vec<Workflow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM transform_workflows WHERE workspace_id = $1 \
          AND created_at >= $2 AND created_at <= $3 AND ($4 = '' OR doc_schema = $4) \
+         AND (created_at < $6 OR (created_at = $6 AND id < $7) OR $7 = '') \
          ORDER BY created_at DESC, id DESC LIMIT $5"
     );
+    // no cursor: an empty id, which the statement reads as "from the start"
+    let (after_at, after_id) =
+        after.map_or((i64::MAX, String::new()), |(at, id)| (at, id.to_string()));
     let rows = scope
         .query(&sql)
         .bind(from)
         .bind(to)
         .bind(schema.unwrap_or("").to_string())
         .bind(limit.unwrap_or(i64::MAX))
+        .bind(after_at)
+        .bind(after_id)
         .fetch_all(store.pool())
         .await?;
     rows.iter().map(decode).collect()

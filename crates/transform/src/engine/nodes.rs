@@ -13,11 +13,9 @@
 
 use std::time::Duration;
 
-use folio_store::Store;
 use tokio_util::sync::CancellationToken;
-use uuid::Uuid;
 
-use crate::Transform;
+use crate::{Transform, db};
 
 /// How often a node says it is there and looks for the others.
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -38,7 +36,7 @@ pub(crate) async fn heartbeat(t: Transform, shutdown: CancellationToken) {
             _ = tick.tick() => {}
             _ = shutdown.cancelled() => break,
         }
-        match beat(t.store(), node).await {
+        match db::nodes::beat(t.store(), node, FORGET_MS, ALIVE_MS).await {
             Ok(others) => {
                 t.inner.notices.set_others(others);
                 beats = beats.saturating_add(1);
@@ -54,34 +52,7 @@ pub(crate) async fn heartbeat(t: Transform, shutdown: CancellationToken) {
             t.recheck_waiters();
         }
     }
-    if let Err(e) = leave(t.store(), node).await {
+    if let Err(e) = db::nodes::leave(t.store(), node).await {
         tracing::warn!(error = %e, "could not remove this node from transform_nodes");
     }
-}
-
-/// Says this node is there, forgets nodes long gone; whether another node listens. Times are
-/// the database's clock, so that nodes whose clocks differ still see each other.
-async fn beat(store: &Store, node: Uuid) -> Result<bool, sqlx::Error> {
-    let others: i64 = sqlx::query_scalar(
-        "WITH t AS (SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) AS now), \
-              me AS (INSERT INTO transform_nodes (id, seen_at) SELECT $1, now FROM t \
-                     ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING 1), \
-              gone AS (DELETE FROM transform_nodes WHERE seen_at < (SELECT now FROM t) - $2 \
-                       RETURNING 1) \
-         SELECT COUNT(*) FROM transform_nodes, t WHERE id <> $1 AND seen_at >= t.now - $3",
-    )
-    .bind(node.to_string())
-    .bind(FORGET_MS)
-    .bind(ALIVE_MS)
-    .fetch_one(store.pool())
-    .await?;
-    Ok(others > 0)
-}
-
-async fn leave(store: &Store, node: Uuid) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM transform_nodes WHERE id = $1")
-        .bind(node.to_string())
-        .execute(store.pool())
-        .await?;
-    Ok(())
 }

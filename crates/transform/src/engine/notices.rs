@@ -20,6 +20,7 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::{DONE_CHANNEL, READY_CHANNEL};
+use crate::db;
 
 /// Notices one statement sends at most.
 const BATCH: usize = 256;
@@ -90,25 +91,9 @@ impl Notices {
 async fn deliver(store: Store, mut notices: mpsc::UnboundedReceiver<(&'static str, Uuid)>) {
     let mut batch = Vec::with_capacity(BATCH);
     while notices.recv_many(&mut batch, BATCH).await > 0 {
-        if let Err(e) = notify(&store, &batch).await {
+        if let Err(e) = db::notices::notify(&store, &batch).await {
             tracing::warn!(error = %e, notices = batch.len(), "could not send job notices to other nodes");
         }
         batch.clear();
     }
-}
-
-/// One `pg_notify` per notice, in one statement of one fixed text (channels and payloads as
-/// comma-separated lists: neither holds a comma).
-async fn notify(store: &Store, batch: &[(&'static str, Uuid)]) -> Result<(), sqlx::Error> {
-    let channels: Vec<&str> = batch.iter().map(|(channel, _)| *channel).collect();
-    let payloads: Vec<String> = batch.iter().map(|(_, job)| job.to_string()).collect();
-    sqlx::query(
-        "SELECT pg_notify(channel, payload) \
-         FROM unnest(string_to_array($1, ','), string_to_array($2, ',')) AS n(channel, payload)",
-    )
-    .bind(channels.join(","))
-    .bind(payloads.join(","))
-    .execute(store.pool())
-    .await?;
-    Ok(())
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::db;
-use crate::db::queue::{Lease, Position};
+use crate::db::queue::{ClaimedRow, Lease, Position};
 use crate::error::TransformResult;
 use crate::model::{Intent, status};
 use crate::workflow::Phase;
@@ -33,6 +33,31 @@ pub struct Claimed {
 }
 
 impl Claimed {
+    /// The job a claim by `owner` answered.
+    fn of(row: ClaimedRow, owner: Uuid) -> Claimed {
+        Claimed {
+            workspace_id: row.workspace_id,
+            id: row.id,
+            owner,
+            workflow_id: row.workflow_id,
+            workflow_version: row.workflow_version,
+            silo_entry_id: row.silo_entry_id,
+            key: row.key,
+            args: row.args,
+            faults: row.faults,
+            phase: if row.phase == Phase::Rescue.as_str() {
+                Phase::Rescue
+            } else {
+                Phase::Main
+            },
+            step_id: row.step_id,
+            intent_id: row.intent_id,
+            intent_seq: row.intent_seq,
+            attempt: row.attempt.max(0) as u32,
+            step_state: row.step_state.unwrap_or(Value::Null),
+        }
+    }
+
     /// The job's workspace.
     pub fn scope(&self) -> Scope {
         Scope::new(self.workspace_id)
@@ -61,7 +86,12 @@ pub async fn claim_some(
 ) -> TransformResult<(Vec<Claimed>, DateTime<Utc>)> {
     let now = folio_store::now();
     let until = now + lease(lease_ms);
-    let jobs = db::queue::claim(store, Uuid::new_v4(), now, until, limit).await?;
+    let owner = Uuid::new_v4();
+    let rows = db::queue::claim(store, owner, now, until, limit).await?;
+    let jobs = rows
+        .into_iter()
+        .map(|row| Claimed::of(row, owner))
+        .collect();
     Ok((jobs, until))
 }
 
@@ -252,7 +282,7 @@ fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a>
             intent_id,
             release,
         } => {
-            to.phase = *phase;
+            to.phase = phase.as_str();
             to.step_id = step_id;
             to.intent_id = *intent_id;
             // a kept lease runs on as after a claim; a released job is ready at once
@@ -271,7 +301,7 @@ fn position<'a>(job: &'a Claimed, then: &'a Then, lease_ms: u64) -> Position<'a>
 /// `ready_at` and `owner` when it is).
 fn here(job: &Claimed, now: DateTime<Utc>) -> Position<'_> {
     Position {
-        phase: job.phase,
+        phase: job.phase.as_str(),
         step_id: &job.step_id,
         intent_id: job.intent_id,
         intent_seq: job.intent_seq,

@@ -141,6 +141,8 @@ pub struct FileV1 {
     pub meta: Option<BTreeMap<String, String>>,
     /// When it was attached.
     pub created_at: String,
+    /// False for a placeholder whose content is still to be uploaded (as the silo says).
+    pub stored: bool,
 }
 
 impl FileV1 {
@@ -157,6 +159,7 @@ impl FileV1 {
             size: f.size,
             meta: f.meta,
             created_at: time::format(&f.created_at),
+            stored: f.stored,
         }
     }
 }
@@ -219,8 +222,9 @@ pub struct JobList {
     /// The cursor this page continued from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
-    /// Send back as `cursor` for the next page.
+    /// Send back as `cursor` for the next page (absent on the last page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = page::cursor_schema)]
     pub next_cursor: Option<String>,
 }
 
@@ -244,7 +248,7 @@ pub struct ListQuery {
     #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
     /// `next_cursor` of the previous page.
-    #[param(pattern = "^([0-9]{1,18}_[0-9a-fA-F]{32})?$")]
+    #[param(schema_with = page::cursor_schema)]
     cursor: Option<String>,
 }
 

@@ -1,5 +1,6 @@
 //! `/transform/v1/workflows`: create (`PUT`), update (`PATCH`), fetch and list workflows.
 
+use folio_api::page::Position;
 use folio_api::{ApiResult, Caller, Ctx, Handle, Json, Path, Query, page, time};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -8,7 +9,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
 use crate::Transform;
-use crate::model::{SaveWorkflow, Workflow, WorkflowVersion};
+use crate::model::{SaveWorkflow, Workflow, WorkflowQuery, WorkflowVersion};
 use crate::workflow::{Definition, Next, Step};
 
 /// A step of a workflow.
@@ -74,10 +75,10 @@ pub struct NextV1 {
     pub stop: Option<bool>,
 }
 
-/// The body of `PUT` and `PATCH`.
+/// The body of `PUT` (the whole workflow) and `PATCH` (what changes).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct WorkflowIn {
-    /// Name (required).
+    /// Name (required on `PUT`).
     #[serde(default)]
     #[schema(min_length = 1)]
     pub name: String,
@@ -96,7 +97,7 @@ pub struct WorkflowIn {
     /// Refuse new jobs.
     #[serde(default)]
     pub disabled: Option<bool>,
-    /// The main flow (at least one step).
+    /// The main flow (at least one step; required on `PUT`).
     #[serde(default)]
     #[schema(min_items = 1)]
     pub steps: Vec<StepV1>,
@@ -167,6 +168,13 @@ pub struct WorkflowList {
     /// Send back as `created_at` for the next page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_created_at: Option<String>,
+    /// The cursor this page continued from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// Send back as `cursor` for the next page (absent on the last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = page::cursor_schema)]
+    pub next_cursor: Option<String>,
     /// The schema filter, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
@@ -182,6 +190,9 @@ pub struct ListQuery {
     /// List workflows created at or before this time.
     #[param(schema_with = folio_api::time::query_schema)]
     created_at: Option<String>,
+    /// Continue after this cursor (send `next_cursor` back here).
+    #[param(schema_with = page::cursor_schema)]
+    cursor: Option<String>,
     /// Only workflows for this document type.
     schema: Option<String>,
 }
@@ -210,7 +221,7 @@ async fn create(
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
 ) -> ApiResult<Json<WorkflowOut>> {
-    let save = save_of(body, false);
+    let save = save_of(body);
     let (wf, _) = t
         .create_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
@@ -220,9 +231,9 @@ async fn create(
 
 /// Update a workflow.
 ///
-/// Clients send the whole workflow (`name` and `steps`). Unless `draft` is true, a changed
+/// Fields left out keep their current values (`name` and `steps` too, so a client may send
+/// only what changes, as Invopop's partial updates do). Unless `draft` is true, a changed
 /// definition is published as a new version; jobs already created keep their version.
-/// `disabled` left out keeps its current value.
 #[utoipa::path(patch, path = "/transform/v1/workflows/{id}", operation_id = "transform.v1.workflows.patch", tag = "workflows",
     params(("id" = Uuid, Path, description = "Workflow id")),
     request_body = WorkflowIn,
@@ -236,11 +247,8 @@ async fn update(
     Path(id): Path<Uuid>,
     Json(body): Json<WorkflowIn>,
 ) -> ApiResult<Json<WorkflowOut>> {
-    let keep_disabled = match body.disabled {
-        Some(_) => false,
-        None => t.workflow(caller.scope(), id).await?.disabled,
-    };
-    let save = save_of(body, keep_disabled);
+    let current = t.workflow(caller.scope(), id).await?;
+    let save = patched(body, current);
     let wf = t
         .update_workflow(caller.scope(), id, save, ctx.limits().workflow_steps)
         .await?;
@@ -267,7 +275,9 @@ async fn fetch(
 
 /// List workflows.
 ///
-/// Newest first. Page by sending `next_created_at` back as `created_at`.
+/// Newest first. Page by sending `next_cursor` back as `cursor` (or, as older clients do,
+/// `next_created_at` back as `created_at`: such a page never splits workflows created in the
+/// same millisecond, so it can end early or hold more than `limit`).
 #[utoipa::path(get, path = "/transform/v1/workflows", operation_id = "transform.v1.workflows.list", tag = "workflows", params(ListQuery),
     responses((status = 200, description = "A page of workflows.", body = WorkflowList),
         (status = 422, description = "Bad query.", body = folio_api::ErrorBody)))]
@@ -278,20 +288,27 @@ async fn list(
 ) -> ApiResult<Json<WorkflowList>> {
     let limit = page::limit(q.limit)?;
     let created_at = page::created_at(q.created_at.as_deref())?;
+    let cursor = q.cursor.filter(|c| !c.is_empty());
     let schema = q.schema.filter(|s| !s.is_empty());
-    let page = t
-        .list_workflows(caller.scope(), created_at, schema.as_deref(), limit)
-        .await?;
+    let list = WorkflowQuery {
+        created_at,
+        cursor: Position::param(cursor.as_deref())?,
+        schema: schema.clone(),
+        limit,
+    };
+    let page = t.list_workflows(caller.scope(), &list).await?;
     Ok(Json(WorkflowList {
         list: page.items.into_iter().map(|w| out(w, None)).collect(),
         limit,
         created_at: time::format(&created_at.unwrap_or_else(folio_store::now)),
         next_created_at: page.next_created_at.as_ref().map(time::format),
+        cursor,
+        next_cursor: page.next.map(Position::cursor),
         schema,
     }))
 }
 
-fn save_of(body: WorkflowIn, keep_disabled: bool) -> SaveWorkflow {
+fn save_of(body: WorkflowIn) -> SaveWorkflow {
     SaveWorkflow {
         definition: Definition {
             name: body.name,
@@ -307,7 +324,30 @@ fn save_of(body: WorkflowIn, keep_disabled: bool) -> SaveWorkflow {
                 .collect(),
         },
         draft: body.draft.unwrap_or(false),
-        disabled: body.disabled.unwrap_or(keep_disabled),
+        disabled: body.disabled.unwrap_or(false),
+    }
+}
+
+/// A `PATCH` body over the current workflow: what it leaves out stays as it is.
+fn patched(body: WorkflowIn, current: Workflow) -> SaveWorkflow {
+    let kept = current.definition;
+    let steps = |given: Vec<StepV1>| given.into_iter().map(step_in).collect();
+    SaveWorkflow {
+        definition: Definition {
+            name: Some(body.name)
+                .filter(|n| !n.is_empty())
+                .unwrap_or(kept.name),
+            description: body.description.or(kept.description),
+            schema: body.schema.or(kept.schema),
+            country: body.country.or(kept.country),
+            steps: match body.steps.is_empty() {
+                true => kept.steps,
+                false => steps(body.steps),
+            },
+            rescue: body.rescue.map(steps).unwrap_or(kept.rescue),
+        },
+        draft: body.draft.unwrap_or(false),
+        disabled: body.disabled.unwrap_or(current.disabled),
     }
 }
 

@@ -209,3 +209,113 @@ async fn a_state_put_at_a_time_joins_the_history_in_time_order() {
         assert_eq!(resp.status, 404, "{}", resp.text());
     }
 }
+
+/// Invopop's `PATCH` options: `content_type: application/merge-patch+json` patches the stored
+/// document (recalculated as a bare document is), `sign` signs after the change, and JSON Patch
+/// is refused by name rather than ignored.
+#[tokio::test]
+async fn a_patch_merges_into_the_document_and_signs_when_asked() {
+    for app in TestApp::backends().await {
+        let invoice = json!({
+            "$schema": "https://gobl.org/draft-0/bill/invoice",
+            "currency": "EUR", "issue_date": "2026-11-02", "series": "M", "code": "1",
+            "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
+            "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
+            "lines": [{"quantity": "2", "item": {"name": "Beratung", "price": "100.00"},
+                       "taxes": [{"cat": "VAT", "rate": "standard"}]}]
+        });
+        let made = app
+            .post("/silo/v1/entries", &json!({"data": invoice}))
+            .await
+            .expect(200);
+        let path = format!("/silo/v1/entries/{}", made["id"].as_str().unwrap());
+        // a merge patch of the envelope's `doc`: the quantity changes, the totals follow
+        let patch = json!({"doc": {"lines": [{"quantity": "3", "item": {"name": "Beratung",
+            "price": "100.00"}, "taxes": [{"cat": "VAT", "rate": "standard"}]}]}});
+        let patched = app
+            .patch(
+                &path,
+                &json!({"content_type": "application/merge-patch+json", "data": patch}),
+            )
+            .await
+            .expect(200);
+        assert_ne!(patched["version"], made["version"], "{}", app.label());
+        let doc = &app.get(&path).await.expect(200)["data"]["doc"];
+        assert_eq!(doc["lines"][0]["quantity"], "3");
+        assert_eq!(doc["totals"]["sum"], "300.00", "{doc}");
+        assert_eq!(doc["supplier"]["name"], "Muster GmbH");
+        // sign: the same document, now signed
+        let signed = app.patch(&path, &json!({"sign": true})).await.expect(200);
+        assert_eq!(signed["signed"], true, "{signed}");
+        // JSON Patch is named as unsupported, not ignored
+        let refused = app
+            .patch(
+                &path,
+                &json!({"content_type": "application/json-patch+json", "data": []}),
+            )
+            .await
+            .expect(422);
+        assert!(refused.to_string().contains("content_type"), "{refused}");
+    }
+}
+
+/// Invopop's `previous_id`: without `data`, a new entry is a copy of the previous one's document
+/// under a new UUID, or, with `correct`, its credit note.
+#[tokio::test]
+async fn an_entry_made_from_a_previous_one_copies_or_corrects_it() {
+    for app in TestApp::backends().await {
+        let invoice = json!({
+            "$schema": "https://gobl.org/draft-0/bill/invoice",
+            "currency": "EUR", "issue_date": "2026-11-02", "series": "C", "code": "7",
+            "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
+            "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
+            "lines": [{"quantity": "1", "item": {"name": "Beratung", "price": "100.00"},
+                       "taxes": [{"cat": "VAT", "rate": "standard"}]}]
+        });
+        let first = app
+            .post("/silo/v1/entries", &json!({"data": invoice, "sign": true}))
+            .await
+            .expect(200);
+        let copy = app
+            .post("/silo/v1/entries", &json!({"previous_id": first["id"]}))
+            .await
+            .expect(200);
+        assert_ne!(copy["id"], first["id"], "{}", app.label());
+        let copied = &app
+            .get(&format!(
+                "/silo/v1/entries/{}",
+                copy["id"].as_str().unwrap()
+            ))
+            .await
+            .expect(200)["data"]["doc"];
+        assert_eq!(copied["code"], "7", "{copied}");
+        assert_eq!(copied["totals"]["payable"], "119.00");
+        let credit = app
+            .post(
+                "/silo/v1/entries",
+                &json!({"previous_id": first["id"],
+                        "correct": {"type": "credit-note", "reason": "Storno"}}),
+            )
+            .await
+            .expect(200);
+        let note = &app
+            .get(&format!(
+                "/silo/v1/entries/{}",
+                credit["id"].as_str().unwrap()
+            ))
+            .await
+            .expect(200)["data"]["doc"];
+        assert_eq!(note["type"], "credit-note", "{note}");
+        let first_doc = &app
+            .get(&format!(
+                "/silo/v1/entries/{}",
+                first["id"].as_str().unwrap()
+            ))
+            .await
+            .expect(200)["data"]["doc"];
+        assert_eq!(note["preceding"][0]["uuid"], first_doc["uuid"]);
+        // a previous entry that is not there is the client's mistake
+        let missing = json!({"previous_id": Uuid::now_v7()});
+        app.post("/silo/v1/entries", &missing).await.expect(422);
+    }
+}

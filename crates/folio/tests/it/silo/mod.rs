@@ -7,9 +7,12 @@ mod files_states;
 mod gobl;
 pub mod identities;
 mod paging;
+mod placeholders;
+mod related;
 mod s3;
 mod search;
 mod signing;
+mod spool;
 mod validation;
 
 use reqwest::Method;

@@ -50,6 +50,15 @@ async fn publish_versions_drafts_and_idempotent_put() {
         app.patch(&path, &off).await.expect(200);
         let kept = app.patch(&path, &body("w", "paid")).await.expect(200);
         assert_eq!(kept["disabled"], true);
+        // a partial PATCH (as Invopop's clients send) changes only what it names
+        let described = app
+            .patch(&path, &json!({"description": "only this"}))
+            .await
+            .expect(200);
+        assert_eq!(described["description"], "only this");
+        assert_eq!(described["name"], "w");
+        assert_eq!(described["steps"], got["steps"], "{}", app.label());
+        assert_eq!(described["version"], "3");
         // ids left out are generated, stably
         let no_ids =
             json!({"name": "n", "steps": [{"action": "silo.folder", "config": {"folder": "x"}}]});

@@ -1,0 +1,251 @@
+//! One envelope: summary, PDF, GOBL JSON, attachments, state history, versions, jobs.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use folio_silo::{Entry, FileInfo, State as EnvState, Version};
+use maud::{Markup, html};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::Console;
+use crate::error::Failure;
+use crate::i18n::Lang;
+use crate::layout::{Page, Section, time};
+use crate::session::Session;
+use crate::summary::Summary;
+
+/// The attachment key the `pdf` step gives the PDF it renders.
+const PDF_KEY: &str = "pdf";
+
+/// `GET /console/envelopes/{id}`.
+pub async fn show(
+    State(console): State<Console>,
+    session: Session,
+    lang: Lang,
+    Path(id): Path<Uuid>,
+) -> Result<Response, Failure> {
+    let ws = session.scope();
+    let entry = console.silo.get(ws, id).await?;
+    let (states, versions) =
+        tokio::try_join!(console.silo.states(ws, id), console.silo.versions(ws, id))?;
+    let envelope: Value = entry
+        .data
+        .as_deref()
+        .and_then(|d| serde_json::from_str(d).ok())
+        .unwrap_or(Value::Null);
+    let summary = Summary::of(&envelope);
+    let title = summary.number.clone().unwrap_or_else(|| id.to_string());
+    let pretty = serde_json::to_string_pretty(&envelope).unwrap_or_default();
+    let content = html! {
+        h1 { (lang.t("envelope")) " " (title) }
+        div class="grid" {
+            section class="panel" aria-labelledby="summary-h" {
+                h2 id="summary-h" { (lang.t("summary")) }
+                (summary_list(lang, &entry, &summary))
+            }
+            section aria-labelledby="pdf-h" {
+                h2 id="pdf-h" { (lang.t("pdf")) }
+                iframe class="pdf" id="pdf" src={ "/console/envelopes/" (id) "/pdf" } title=(lang.t("pdf_title")) {}
+                p { a href={ "/console/envelopes/" (id) "/pdf" } target="_blank" rel="noopener" { (lang.t("open_pdf")) } }
+            }
+        }
+        (faults(lang, &entry))
+        details id="gobl" {
+            summary { (lang.t("gobl_json")) }
+            pre { code { (pretty) } }
+        }
+        (attachments(lang, id, &entry.attachments))
+        (state_history(lang, &states))
+        (version_list(lang, &versions))
+    };
+    Ok(Page {
+        lang,
+        session: Some(&session),
+        section: Section::Envelopes,
+        title,
+        script: None,
+    }
+    .render(content))
+}
+
+fn summary_list(lang: Lang, entry: &Entry, s: &Summary) -> Markup {
+    let t = |k| lang.t(k);
+    let rows: [(&str, Option<String>); 11] = [
+        ("number", s.number.clone()),
+        ("type", Some(entry.typ().to_owned())),
+        ("state", entry.state.clone()),
+        ("supplier", s.supplier.clone()),
+        ("customer", s.customer.clone()),
+        ("issue_date", s.issue_date.clone()),
+        ("currency", s.currency.clone()),
+        ("sum", s.sum.clone()),
+        ("tax", s.tax.clone()),
+        ("payable", s.payable.clone()),
+        (
+            "signed",
+            Some(t(if entry.signed { "yes" } else { "no" }).to_owned()),
+        ),
+    ];
+    html! {
+        dl class="summary" {
+            @for (key, value) in rows {
+                @if let Some(value) = value { dt { (t(key)) } dd data-field=(key) { (value) } }
+            }
+            dt { (t("id")) } dd { code { (entry.id) } }
+            @if let Some(key) = &entry.key { dt { (t("key")) } dd { (key) } }
+            dt { (t("created")) } dd { (time(&entry.created_at)) }
+        }
+    }
+}
+
+fn faults(lang: Lang, entry: &Entry) -> Markup {
+    html! {
+        @if !entry.faults.is_empty() {
+            section aria-labelledby="faults-h" {
+                h2 id="faults-h" { (lang.t("faults")) }
+                ul { @for f in &entry.faults { li { code { (f.code) } " " (f.message) " " span class="muted" { (f.paths.join(", ")) } } } }
+            }
+        }
+    }
+}
+
+fn attachments(lang: Lang, id: Uuid, files: &[FileInfo]) -> Markup {
+    let t = |k| lang.t(k);
+    html! {
+        section aria-labelledby="files-h" {
+            h2 id="files-h" { (t("attachments")) }
+            @if files.is_empty() { p class="muted" { (t("none_found")) } }
+            @else {
+                ul id="attachments" {
+                    @for f in files {
+                        li {
+                            a href={ "/console/envelopes/" (id) "/files/" (f.id) } download=(f.name) { (f.name) }
+                            " " span class="muted" { (f.mime) ", " (f.size) " B" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn state_history(lang: Lang, states: &[EnvState]) -> Markup {
+    let t = |k| lang.t(k);
+    html! {
+        section aria-labelledby="states-h" {
+            h2 id="states-h" { (t("states")) }
+            @if states.is_empty() { p class="muted" { (t("none_found")) } }
+            @else {
+                div class="table-wrap" { table id="states" {
+                    thead { tr { th scope="col" { (t("state")) } th scope="col" { (t("created")) } th scope="col" { (t("source")) } th scope="col" { (t("notes")) } } }
+                    tbody { @for s in states { tr {
+                        td { (s.key) }
+                        td { (time(&s.created_at)) }
+                        td { (source(s)) }
+                        td { (s.notes.as_deref().unwrap_or("")) }
+                    } } }
+                } }
+            }
+        }
+    }
+}
+
+/// Where a state came from: a job of transform links to the job's page (the jobs that ran on
+/// the envelope are found this way).
+fn source(s: &EnvState) -> Markup {
+    match (s.src.as_deref(), s.src_id.as_deref()) {
+        (Some("transform"), Some(job)) => {
+            html! { a href={ "/console/jobs/" (job) } { (lang_free_job(job)) } }
+        }
+        (src, _) => html! { (src.unwrap_or("")) },
+    }
+}
+
+fn lang_free_job(job: &str) -> String {
+    format!("job {}", job.get(..8).unwrap_or(job))
+}
+
+fn version_list(lang: Lang, versions: &[Version]) -> Markup {
+    let t = |k| lang.t(k);
+    html! {
+        section aria-labelledby="versions-h" {
+            h2 id="versions-h" { (t("versions")) }
+            ol id="versions" { @for v in versions { li { code { (v.version) } " " span class="muted" { (time(&v.created_at)) } } } }
+        }
+    }
+}
+
+/// `GET /console/envelopes/{id}/pdf`: the PDF the `pdf` step attached, or else one rendered now
+/// in the console's language (not stored).
+pub async fn pdf(
+    State(console): State<Console>,
+    session: Session,
+    lang: Lang,
+    Path(id): Path<Uuid>,
+) -> Result<Response, Failure> {
+    let ws = session.scope();
+    let entry = console.silo.get(ws, id).await?;
+    let attached = entry
+        .attachments
+        .iter()
+        .rev()
+        .find(|f| f.key.as_deref() == Some(PDF_KEY) && f.mime == "application/pdf");
+    let bytes = match attached {
+        Some(file) => console.silo.get_file(ws, id, file.id).await?.1.to_vec(),
+        None => render(&entry, lang).await?,
+    };
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/pdf"),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("inline"),
+    );
+    Ok(response)
+}
+
+async fn render(entry: &Entry, lang: Lang) -> Result<Vec<u8>, Failure> {
+    let data: Value = entry
+        .data
+        .as_deref()
+        .and_then(|d| serde_json::from_str(d).ok())
+        .ok_or_else(|| Failure::internal("the envelope's data does not read"))?;
+    let options = folio_pdf::Options {
+        locale: Some(lang.code().to_owned()),
+        ..folio_pdf::Options::default()
+    };
+    match tokio::task::spawn_blocking(move || folio_pdf::render(&data, &options)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(e)) => Err(Failure::Api(folio_api::ApiError::validation(format!(
+            "no PDF for this envelope: {e}"
+        )))),
+        Err(e) => Err(Failure::internal(e)),
+    }
+}
+
+/// `GET /console/envelopes/{id}/files/{file}`: an attachment, as a download.
+pub async fn file(
+    State(console): State<Console>,
+    session: Session,
+    Path((id, file)): Path<(Uuid, Uuid)>,
+) -> Result<Response, Failure> {
+    let (info, bytes) = console.silo.get_file(session.scope(), id, file).await?;
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    let mime = HeaderValue::from_str(&info.mime)
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    headers.insert(header::CONTENT_TYPE, mime);
+    let safe: String = info
+        .name
+        .chars()
+        .filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\')
+        .collect();
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(response)
+}
