@@ -76,6 +76,8 @@ fn check_name(name: &str) -> Result<(), String> {
         Err("must not be empty".into())
     } else if name.trim() != name {
         Err("must not start or end with whitespace".into())
+    } else if name.chars().any(char::is_control) {
+        Err("must not hold control characters".into())
     } else if name.chars().count() > MAX_NAME {
         Err(format!("at most {MAX_NAME} characters"))
     } else {

@@ -53,6 +53,12 @@ impl Silo {
         mime: Option<String>,
         bytes: Vec<u8>,
     ) -> SiloResult<SpoolFile> {
+        if let Some(mime) = mime.as_deref().filter(|m| !crate::files::is_media_type(m)) {
+            return Err(SiloError::invalid(
+                "type",
+                crate::files::not_a_media_type(mime),
+            ));
+        }
         let max = self.limits().spool_bytes;
         if bytes.len() > max {
             return Err(SiloError::TooLarge(format!(

@@ -51,8 +51,13 @@ impl From<Profile> for WorkspaceOut {
 /// `country`). Absent fields stay as they are.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct WorkspacePatch {
-    /// New name (unique on this server).
-    #[schema(min_length = 1, max_length = 255)]
+    /// New name (unique on this server), without control characters or leading or trailing
+    /// white space.
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+    )]
     pub name: Option<String>,
     /// New slug: 2 to 64 lowercase letters, digits, `-` or `_`; unique on this server.
     #[schema(
@@ -62,10 +67,13 @@ pub struct WorkspacePatch {
     )]
     pub slug: Option<String>,
     /// URL of the company logo (http or https); empty clears it.
-    #[schema(max_length = 2048)]
+    #[schema(
+        max_length = 2048,
+        pattern = "^(https?://[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*(:[0-9]{1,4})?(/[!-~]*)?)?$"
+    )]
     pub logo_url: Option<String>,
     /// The country the workspace is based in (ISO 3166-1 alpha-2); empty clears it.
-    #[schema(max_length = 2)]
+    #[schema(max_length = 2, pattern = "^([A-Za-z]{2})?$")]
     pub country: Option<String>,
 }
 

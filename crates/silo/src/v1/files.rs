@@ -33,6 +33,9 @@ pub struct FileIn {
     #[serde(default, deserialize_with = "folio_api::json::integral")]
     pub size: Option<i64>,
     /// Media type; guessed from the name when absent.
+    #[schema(
+        pattern = "^([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(;[ -~]*)?)?$"
+    )]
     pub mime: Option<String>,
     /// Description.
     pub desc: Option<String>,

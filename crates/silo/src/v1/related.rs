@@ -16,8 +16,9 @@ use crate::{RelatedQuery, Silo};
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct RelatedParams {
-    /// The document UUID to find mentions of (required on `/entries/related`; on
-    /// `/entries/{id}/related`, a UUID asked about instead of the entry's own).
+    /// The document UUID to find mentions of (each route declares it: required on
+    /// `/entries/related`, optional on `/entries/{id}/related`).
+    #[param(ignore)]
     uuid: Option<String>,
     /// Only mentions in this place of the document, e.g. `preceding` or `line.item`.
     context: Option<String>,
@@ -40,7 +41,9 @@ pub(super) fn routes() -> OpenApiRouter {
 
 /// Find the entries whose document mentions the given entry's UUID (newest first).
 #[utoipa::path(get, path = "/silo/v1/entries/{id}/related", operation_id = "silo.v1.entries.related", tag = "silo",
-    params(("id" = Uuid, Path, description = "Silo entry ID to find related entries for."), RelatedParams),
+    params(("id" = Uuid, Path, description = "Silo entry ID to find related entries for."),
+        ("uuid" = Option<Uuid>, Query, description = "A UUID asked about instead of the entry's own."),
+        RelatedParams),
     responses((status = 200, description = "A page of related entries.", body = EnvelopeList)))]
 async fn of_entry(
     caller: Caller,
@@ -60,7 +63,8 @@ async fn of_entry(
 
 /// Find the entries whose document mentions a UUID (newest first).
 #[utoipa::path(get, path = "/silo/v1/entries/related", operation_id = "silo.v1.entries.related_by_uuid", tag = "silo",
-    params(RelatedParams),
+    params(("uuid" = Uuid, Query, description = "The document UUID to find mentions of."),
+        RelatedParams),
     responses((status = 200, description = "A page of related entries.", body = EnvelopeList)))]
 async fn of_uuid(
     caller: Caller,

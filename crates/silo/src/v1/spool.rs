@@ -21,6 +21,9 @@ pub struct SpoolIn {
     pub name: Option<String>,
     /// Media type of the data; guessed from the name when absent.
     #[serde(rename = "type")]
+    #[schema(
+        pattern = "^([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(;[ -~]*)?)?$"
+    )]
     pub mime: Option<String>,
 }
 
