@@ -38,6 +38,29 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     }
 }
 
+/// A body that is JSON (`T`) or, under any other declared `Content-Type`, bytes as sent: for
+/// routes that take either (a file's description as JSON, or its content itself).
+#[derive(Debug)]
+pub enum JsonOrBytes<T> {
+    /// A JSON body (or one without a `Content-Type`), parsed.
+    Json(T),
+    /// Any other body, as sent.
+    Bytes(Bytes),
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonOrBytes<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let json = check_content_type(&req).is_ok();
+        let bytes = read_body(req).await?;
+        match json {
+            true => parse(&bytes).map(JsonOrBytes::Json),
+            false => Ok(JsonOrBytes::Bytes(bytes)),
+        }
+    }
+}
+
 /// What a request body yields when the server's body-read timeout passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyTimeout;

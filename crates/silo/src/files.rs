@@ -92,6 +92,31 @@ impl Silo {
         Ok(file)
     }
 
+    /// Fills the placeholder `file_id` with `bytes` as sent, under the name, type and labels it
+    /// was announced with (as [`Silo::put_file`] with them would): 422 when they are not the
+    /// announced content, the file itself when these bytes are already its content.
+    pub async fn fill_file(
+        &self,
+        ws: Scope,
+        envelope_id: Uuid,
+        file_id: Uuid,
+        bytes: Vec<u8>,
+    ) -> SiloResult<FileInfo> {
+        let file = db::files::get(self.store().pool(), ws, envelope_id, file_id)
+            .await?
+            .ok_or(SiloError::NotFound("file"))?;
+        let new = NewFile {
+            name: file.name,
+            bytes,
+            mime: Some(file.mime),
+            desc: file.desc,
+            key: file.key,
+            category: file.category,
+            meta: file.meta,
+        };
+        self.put_file(ws, envelope_id, file_id, new).await
+    }
+
     /// A file needs a name, a media type a `Content-Type` header can carry, and fits the size
     /// limit.
     fn check_file(&self, new: &NewFile, size: u64) -> SiloResult<()> {

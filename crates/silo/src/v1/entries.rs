@@ -3,6 +3,7 @@
 //! through one path reads back through the other; the bodies are the same types.
 
 use axum::response::Response;
+use folio_api::json::JsonOrBytes;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
@@ -123,13 +124,13 @@ async fn file(caller: Caller, silo: Handle<Silo>, p: Path<(Uuid, Uuid)>) -> ApiR
 #[utoipa::path(put, path = "/silo/v1/entries/{entry_id}/files/{id}", operation_id = "silo.v1.entries.files.put", tag = "silo",
     params(("entry_id" = Uuid, Path, description = "Entry id."),
            ("id" = Uuid, Path, description = "File id.")),
-    request_body = FileIn,
+    request_body(content((FileIn = "application/json"), (Vec<u8> = "application/octet-stream"))),
     responses((status = 200, description = "The attached file.", body = FileOut)))]
 async fn put_file(
     caller: Caller,
     silo: Handle<Silo>,
     p: Path<(Uuid, Uuid)>,
-    body: Json<FileIn>,
+    body: JsonOrBytes<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
     files::put(caller, silo, p, body).await
 }
@@ -148,6 +149,7 @@ async fn add_file(
     Path(entry_id): Path<Uuid>,
     body: Json<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
+    let body = JsonOrBytes::Json(body.0);
     files::put(caller, silo, Path((entry_id, Uuid::now_v7())), body).await
 }
 

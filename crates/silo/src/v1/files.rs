@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
+use folio_api::json::JsonOrBytes;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -127,21 +128,31 @@ pub(super) fn decode(text: &str) -> Option<Vec<u8>> {
 ///
 /// With `data` the content is stored now; with `sha256` and `size` instead, the file is a
 /// placeholder (`stored` false) that a later `PUT` with `data` of exactly that content fills
-/// (422 if its digest or size differs). The same `file_id` with the same content returns the
+/// (422 if its digest or size differs). A `PUT` of the bytes themselves (any `Content-Type` but
+/// JSON) fills a placeholder too, as Invopop's clients upload to the file's `url`. The same `file_id` with the same content returns the
 /// stored file (409 with other content).
 /// A file with the same `key` and `category` as an attached file replaces it; the earlier one
 /// stays downloadable by its id.
 #[utoipa::path(put, path = "/silo/v1/envelopes/{id}/files/{file_id}", operation_id = "silo.v1.files.put", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id."),
            ("file_id" = Uuid, Path, description = "File id.")),
-    request_body = FileIn,
+    request_body(content((FileIn = "application/json"), (Vec<u8> = "application/octet-stream"))),
     responses((status = 200, description = "The attached file.", body = FileOut)))]
 pub(super) async fn put(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
-    Json(body): Json<FileIn>,
+    body: JsonOrBytes<FileIn>,
 ) -> ApiResult<Json<FileOut>> {
+    let body = match body {
+        JsonOrBytes::Json(body) => body,
+        JsonOrBytes::Bytes(bytes) => {
+            let file = silo
+                .fill_file(caller.scope(), id, file_id, bytes.to_vec())
+                .await?;
+            return Ok(Json(FileOut::from_file(id, file)));
+        }
+    };
     let name = body
         .name
         .filter(|n| !n.trim().is_empty())

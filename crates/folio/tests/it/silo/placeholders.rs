@@ -119,3 +119,49 @@ async fn a_placeholder_needs_a_digest_and_a_size_within_the_limit() {
     .expect(200);
     assert_eq!(app.get(&file).await.body, b"abc");
 }
+
+/// As Invopop's clients do: the bytes themselves `PUT` to the placeholder's `url` fill it, under
+/// the name and type it was announced with; other bytes are 422, and a file never announced 404.
+#[tokio::test]
+async fn the_bytes_put_to_the_url_fill_a_placeholder() {
+    for app in TestApp::backends().await {
+        let label = app.label();
+        let entry = app
+            .post("/silo/v1/entries", &json!({"data": super::note(2)}))
+            .await
+            .expect(200);
+        let entry_id = entry["id"].as_str().unwrap();
+        let content = b"<Invoice>the real thing</Invoice>".to_vec();
+        let announce = json!({"name": "invoice.xml", "mime": "application/xml",
+            "sha256": hex::encode(Sha256::digest(&content)), "size": content.len()});
+        let path = format!("/silo/v1/entries/{entry_id}/files/{}", Uuid::now_v7());
+        let placeholder = app.put(&path, &announce).await.expect(200);
+        let url = format!("{}{}", app.base, placeholder["url"].as_str().unwrap());
+        let raw = |bytes: Vec<u8>, url: String| {
+            let req = app
+                .client
+                .put(url)
+                .bearer_auth(&app.token)
+                .header("content-type", "application/octet-stream")
+                .body(bytes);
+            app.send(req)
+        };
+        let refused = raw(b"<Invoice>fake</Invoice>".to_vec(), url.clone()).await;
+        refused.expect(422);
+        let filled = raw(content.clone(), url.clone()).await.expect(200);
+        assert_eq!(filled["stored"], true, "{label}: {filled}");
+        assert_eq!(filled["name"], "invoice.xml");
+        assert_eq!(filled["mime"], "application/xml");
+        let got = app.get(&path).await;
+        assert_eq!(got.status, 200, "{label}");
+        assert_eq!(got.body, content);
+        // the same bytes again answer the file; bytes for a file never announced are 404
+        raw(content.clone(), url).await.expect(200);
+        let unknown = format!(
+            "{}/silo/v1/entries/{entry_id}/files/{}",
+            app.base,
+            Uuid::now_v7()
+        );
+        raw(content, unknown).await.expect(404);
+    }
+}
