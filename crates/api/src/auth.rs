@@ -150,6 +150,11 @@ impl Authenticator {
         })
     }
 
+    /// How long a token's record is trusted without reading it again (`token_cache_ms`).
+    pub fn cache_ttl(&self) -> Duration {
+        self.ttl
+    }
+
     /// Drops cached records older than the cache's lifetime, and tokens that expired.
     pub fn prune(&self) {
         self.cache.prune(self.ttl);

@@ -25,6 +25,7 @@ mod i18n;
 mod layout;
 pub mod links;
 mod pages;
+mod recent;
 mod session;
 mod summary;
 
@@ -41,6 +42,8 @@ pub struct Console {
     silo: Silo,
     transform: Transform,
     sequence: Sequence,
+    /// Sessions found active lately (see [`recent`]).
+    recent: std::sync::Arc<recent::Recent>,
 }
 
 impl Console {
@@ -51,6 +54,7 @@ impl Console {
             silo,
             transform,
             sequence,
+            recent: Default::default(),
         }
     }
 }

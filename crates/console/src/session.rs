@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 use crate::Console;
 use crate::error::Failure;
+use crate::recent::Active;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "folio_session";
@@ -53,6 +54,7 @@ impl Session {
     /// Ends the session (sign-out): the cookie no longer opens it, on any node.
     pub async fn revoke(&self, console: &Console) -> Result<(), Failure> {
         console.ctx.store().revoke_console_session(&self.id).await?;
+        console.recent.forget(&self.id);
         Ok(())
     }
 }
@@ -82,8 +84,31 @@ where
 /// API token (when it was opened with one) still valid.
 async fn find(console: &Console, secret: &str) -> Result<Option<Session>, Failure> {
     let id = digest(secret);
+    let fresh = console.ctx.auth().cache_ttl();
+    let active = match console.recent.get(&id, fresh, Utc::now()) {
+        Some(active) => active,
+        None => match read(console, &id).await? {
+            Some(active) => {
+                console.recent.put(&id, active);
+                active
+            }
+            None => return Ok(None),
+        },
+    };
+    // the API token's rate, when the session came from one: the console is no way around it
+    console.ctx.rate_limiter().check(active.rate_key)?;
+    Ok(Some(Session {
+        id,
+        csrf: csrf_of(secret),
+        workspace_id: active.workspace_id,
+    }))
+}
+
+/// The session `id` as the store has it, when it is active: not signed out, not expired, and
+/// its API token (when it was opened with one) still valid.
+async fn read(console: &Console, id: &str) -> Result<Option<Active>, Failure> {
     let store = console.ctx.store();
-    let Some(row) = store.console_session(&id).await? else {
+    let Some(row) = store.console_session(id).await? else {
         return Ok(None);
     };
     if !row.is_active(Utc::now()) {
@@ -98,13 +123,10 @@ async fn find(console: &Console, secret: &str) -> Result<Option<Session>, Failur
             return Ok(None);
         }
     }
-    // the API token's rate, when the session came from one: the console is no way around it
-    let rate_key = row.token_id.unwrap_or(row.workspace_id);
-    console.ctx.rate_limiter().check(rate_key)?;
-    Ok(Some(Session {
-        id,
-        csrf: csrf_of(secret),
+    Ok(Some(Active {
         workspace_id: row.workspace_id,
+        rate_key: row.token_id.unwrap_or(row.workspace_id),
+        expires_at: row.expires_at,
     }))
 }
 

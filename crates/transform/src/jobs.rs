@@ -260,6 +260,17 @@ impl Transform {
         self.job(scope, id).await
     }
 
+    /// The newest `limit` jobs that ran on the envelope `envelope`, newest first, without
+    /// their intents.
+    pub async fn jobs_of_envelope(
+        &self,
+        scope: Scope,
+        envelope: Uuid,
+        limit: i64,
+    ) -> TransformResult<Vec<Job>> {
+        db::jobs::of_envelope(self.store(), scope, envelope, limit.max(1)).await
+    }
+
     /// Jobs newest first, created at or before `created_at`, continuing after `cursor` (the
     /// `(created_at, id)` of the last job of the previous page).
     pub async fn list_jobs(

@@ -18,6 +18,9 @@ use crate::summary::Summary;
 /// The attachment key the `pdf` step gives the PDF it renders.
 const PDF_KEY: &str = "pdf";
 
+/// The newest jobs of the envelope its page lists.
+const JOBS_SHOWN: i64 = 20;
+
 /// `GET /console/envelopes/{id}`.
 pub async fn show(
     State(console): State<Console>,
@@ -27,13 +30,22 @@ pub async fn show(
 ) -> Result<Response, Failure> {
     let ws = session.scope();
     let entry = console.silo.get(ws, id).await?;
-    let (states, versions) =
-        tokio::try_join!(console.silo.states(ws, id), console.silo.versions(ws, id))?;
+    let (states, versions, jobs) = tokio::try_join!(
+        async { Ok::<_, Failure>(console.silo.states(ws, id).await?) },
+        async { Ok(console.silo.versions(ws, id).await?) },
+        async {
+            Ok(console
+                .transform
+                .jobs_of_envelope(ws, id, JOBS_SHOWN)
+                .await?)
+        },
+    )?;
     let envelope: Value = entry
         .data
         .as_deref()
         .and_then(|d| serde_json::from_str(d).ok())
         .unwrap_or(Value::Null);
+    let jobs_table = super::jobs::table(&console, ws, lang, &jobs).await;
     let summary = Summary::of(&envelope);
     let title = summary.number.clone().unwrap_or_else(|| id.to_string());
     let pretty = serde_json::to_string_pretty(&envelope).unwrap_or_default();
@@ -44,10 +56,12 @@ pub async fn show(
                 h2 id="summary-h" { (lang.t("summary")) }
                 (summary_list(lang, &entry, &summary))
             }
-            section aria-labelledby="pdf-h" {
-                h2 id="pdf-h" { (lang.t("pdf")) }
-                iframe class="pdf" id="pdf" src={ "/console/envelopes/" (id) "/pdf" } title=(lang.t("pdf_title")) {}
-                p { a href={ "/console/envelopes/" (id) "/pdf" } target="_blank" rel="noopener" { (lang.t("open_pdf")) } }
+            @if has_pdf(&entry) {
+                section aria-labelledby="pdf-h" {
+                    h2 id="pdf-h" { (lang.t("pdf")) }
+                    iframe class="pdf" id="pdf" src={ "/console/envelopes/" (id) "/pdf" } title=(lang.t("pdf_title")) {}
+                    p { a href={ "/console/envelopes/" (id) "/pdf" } target="_blank" rel="noopener" { (lang.t("open_pdf")) } }
+                }
             }
         }
         (faults(lang, &entry))
@@ -58,6 +72,10 @@ pub async fn show(
         (attachments(lang, id, &entry.attachments))
         (state_history(lang, &states))
         (version_list(lang, &versions))
+        section aria-labelledby="jobs-h" {
+            h2 id="jobs-h" { (lang.t("jobs")) }
+            (jobs_table)
+        }
     };
     Ok(Page {
         lang,
@@ -186,12 +204,7 @@ pub async fn pdf(
 ) -> Result<Response, Failure> {
     let ws = session.scope();
     let entry = console.silo.get(ws, id).await?;
-    let attached = entry
-        .attachments
-        .iter()
-        .rev()
-        .find(|f| f.key.as_deref() == Some(PDF_KEY) && f.mime == "application/pdf");
-    let bytes = match attached {
+    let bytes = match attached_pdf(&entry) {
         Some(file) => console.silo.get_file(ws, id, file.id).await?.1.to_vec(),
         None => render(&entry, lang).await?,
     };
@@ -206,6 +219,20 @@ pub async fn pdf(
         HeaderValue::from_static("inline"),
     );
     Ok(response)
+}
+
+/// The PDF attached to the envelope (key `pdf`), newest first.
+fn attached_pdf(entry: &Entry) -> Option<&FileInfo> {
+    entry
+        .attachments
+        .iter()
+        .rev()
+        .find(|f| f.key.as_deref() == Some(PDF_KEY) && f.mime == "application/pdf")
+}
+
+/// Whether the envelope has a PDF to show: one attached, or an invoice to render.
+fn has_pdf(entry: &Entry) -> bool {
+    attached_pdf(entry).is_some() || entry.typ() == "bill/invoice"
 }
 
 async fn render(entry: &Entry, lang: Lang) -> Result<Vec<u8>, Failure> {

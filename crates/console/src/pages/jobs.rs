@@ -44,26 +44,10 @@ pub async fn list(
         .transform
         .list_jobs(ws, None, cursor, PAGE_SIZE)
         .await?;
-    let names = workflow_names(&console, ws, &page.items).await;
-    let now = Utc::now();
+    let jobs = table(&console, ws, lang, &page.items).await;
     let content = html! {
         h1 { (t("jobs")) }
-        @if page.items.is_empty() { p { (t("none_found")) } }
-        @else {
-            div class="table-wrap" { table id="jobs" {
-                thead { tr {
-                    th scope="col" { (t("job")) } th scope="col" { (t("status")) } th scope="col" { (t("workflow")) }
-                    th scope="col" { (t("envelope")) } th scope="col" { (t("age")) }
-                } }
-                tbody { @for job in &page.items { tr {
-                    td { a href={ "/console/jobs/" (job.id) } { code { (short(job.id)) } } }
-                    td { (badge(&job.status)) }
-                    td { a href={ "/console/workflows/" (job.workflow_id) } { (names.get(&job.workflow_id).map(String::as_str).unwrap_or("")) } }
-                    td { @if let Some(e) = job.silo_entry_id { a href={ "/console/envelopes/" (e) } { code { (short(e)) } } } }
-                    td { time datetime=(job.created_at.to_rfc3339()) title=(time(&job.created_at)) { (age(now, job.created_at)) } }
-                } } }
-            } }
-        }
+        (jobs)
         nav class="pager" aria-label="pages" {
             @if cursor.is_some() { a href="/console/jobs" { (t("first_page")) } }
             @if let Some(next) = page.next { a href={ "/console/jobs?cursor=" (next.cursor()) } rel="next" { (t("next_page")) } }
@@ -80,6 +64,31 @@ pub async fn list(
 }
 
 /// Names of the jobs' workflows (one read per distinct workflow; an unreadable one is left out).
+/// The table of `jobs` (`id="jobs"`): status, workflow, envelope, age; "none found" when empty.
+pub async fn table(console: &Console, ws: Scope, lang: Lang, jobs: &[Job]) -> Markup {
+    let t = |k| lang.t(k);
+    let names = workflow_names(console, ws, jobs).await;
+    let now = Utc::now();
+    html! {
+        @if jobs.is_empty() { p { (t("none_found")) } }
+        @else {
+            div class="table-wrap" { table id="jobs" {
+                thead { tr {
+                    th scope="col" { (t("job")) } th scope="col" { (t("status")) } th scope="col" { (t("workflow")) }
+                    th scope="col" { (t("envelope")) } th scope="col" { (t("age")) }
+                } }
+                tbody { @for job in jobs { tr {
+                    td { a href={ "/console/jobs/" (job.id) } { code { (short(job.id)) } } }
+                    td { (badge(&job.status)) }
+                    td { a href={ "/console/workflows/" (job.workflow_id) } { (names.get(&job.workflow_id).map(String::as_str).unwrap_or("")) } }
+                    td { @if let Some(e) = job.silo_entry_id { a href={ "/console/envelopes/" (e) } { code { (short(e)) } } } }
+                    td { time datetime=(job.created_at.to_rfc3339()) title=(time(&job.created_at)) { (age(now, job.created_at)) } }
+                } } }
+            } }
+        }
+    }
+}
+
 async fn workflow_names(console: &Console, ws: Scope, jobs: &[Job]) -> HashMap<Uuid, String> {
     let mut names = HashMap::new();
     for job in jobs {

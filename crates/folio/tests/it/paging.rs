@@ -203,14 +203,7 @@ async fn related(app: &TestApp, token: &str, expected: &mut HashSet<String>) -> 
         let r = send_as(app, token, Method::POST, path, Some(body.to_string())).await;
         r.expect(200)
     };
-    let invoice = json!({
-        "$schema": "https://gobl.org/draft-0/bill/invoice",
-        "currency": "EUR", "issue_date": "2026-11-02", "series": "P", "code": "1",
-        "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
-        "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
-        "lines": [{"quantity": "1", "item": {"name": "Beratung", "price": "100.00"},
-                   "taxes": [{"cat": "VAT", "rate": "standard"}]}]
-    });
+    let invoice = crate::silo::invoice("P", "1", 1);
     let entry = post("/silo/v1/entries", json!({"data": invoice})).await;
     let id = entry["id"].as_str().unwrap().to_owned();
     let envelope = send_as(

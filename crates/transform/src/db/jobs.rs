@@ -173,6 +173,27 @@ pub(crate) async fn list(
     rows.iter().map(|r| decode(r).map(|(job, _)| job)).collect()
 }
 
+/// The newest `limit` jobs that ran on the envelope `envelope`, newest first (through
+/// `transform_jobs_envelope_idx`).
+pub(crate) async fn of_envelope(
+    store: &Store,
+    scope: Scope,
+    envelope: Uuid,
+    limit: i64,
+) -> TransformResult<Vec<Job>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND silo_entry_id = $2 \
+         ORDER BY created_at DESC, id DESC LIMIT $3"
+    );
+    let rows = scope
+        .query(&sql)
+        .bind(envelope.to_string())
+        .bind(limit)
+        .fetch_all(store.pool())
+        .await?;
+    rows.iter().map(|r| decode(r).map(|(job, _)| job)).collect()
+}
+
 /// Whether the job has completed; `None` when there is no such job.
 pub(crate) async fn completed(
     store: &Store,

@@ -107,8 +107,9 @@ async fn stored_invoice(app: &TestApp) -> String {
     env["id"].as_str().unwrap().to_owned()
 }
 
-/// A job that fails: the `pdf` step on a note (not an invoice). Returns the job's id.
-async fn failed_job(app: &TestApp) -> String {
+/// A job that fails: the `pdf` step on a note (not an invoice). Returns the job's id and the
+/// note's.
+async fn failed_job(app: &TestApp) -> (String, String) {
     let wf = app
         .put(
             &format!("/transform/v1/workflows/{}", Uuid::new_v4()),
@@ -129,7 +130,8 @@ async fn failed_job(app: &TestApp) -> String {
         .await
         .expect(202);
     assert_eq!(job["status"], "KO", "{job}");
-    job["id"].as_str().unwrap().to_owned()
+    let id = |v: &Value| v["id"].as_str().unwrap().to_owned();
+    (id(&job), id(&env))
 }
 
 #[tokio::test]
@@ -141,7 +143,7 @@ async fn a_person_signs_in_browses_uploads_follows_a_failed_job_and_signs_out() 
     )
     .await;
     let invoice_id = stored_invoice(&app).await;
-    let job_id = failed_job(&app).await;
+    let (job_id, note_id) = failed_job(&app).await;
     let Some(browser) = Browser::start().await else {
         return;
     };
@@ -229,6 +231,12 @@ async fn a_person_signs_in_browses_uploads_follows_a_failed_job_and_signs_out() 
     assert!(failure.contains("not a GOBL invoice"), "{failure}");
     css(c, "#run-again").await;
     accessible(c, axe).await;
+
+    // The note's page lists the job that ran on it.
+    c.goto(&format!("{}/console/envelopes/{note_id}", app.base))
+        .await
+        .unwrap();
+    css(c, &format!("#jobs a[href='/console/jobs/{job_id}']")).await;
 
     // The workflows and series pages.
     for page in ["workflows", "series"] {

@@ -192,7 +192,11 @@ async fn another_workspaces_envelope_is_not_found() {
 
 #[tokio::test]
 async fn a_revoked_token_ends_its_sessions_and_a_bad_token_opens_none() {
-    for app in TestApp::backends().await {
+    for db in folio_store::testing::backends().await {
+        // without the token cache, so the revocation shows at once (it shows within
+        // `token_cache_ms` otherwise, as for the API)
+        let app =
+            TestApp::start_with(db, |c| c.auth.token_cache_ms = 0, folio::services::all()).await;
         let resp = raw()
             .post(format!("{}/console/sign-in", app.base))
             .form(&[("token", "not-a-token"), ("next", "")])

@@ -216,14 +216,7 @@ async fn a_state_put_at_a_time_joins_the_history_in_time_order() {
 #[tokio::test]
 async fn a_patch_merges_into_the_document_and_signs_when_asked() {
     for app in TestApp::backends().await {
-        let invoice = json!({
-            "$schema": "https://gobl.org/draft-0/bill/invoice",
-            "currency": "EUR", "issue_date": "2026-11-02", "series": "M", "code": "1",
-            "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
-            "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
-            "lines": [{"quantity": "2", "item": {"name": "Beratung", "price": "100.00"},
-                       "taxes": [{"cat": "VAT", "rate": "standard"}]}]
-        });
+        let invoice = super::invoice("M", "1", 2);
         let made = app
             .post("/silo/v1/entries", &json!({"data": invoice}))
             .await
@@ -264,14 +257,7 @@ async fn a_patch_merges_into_the_document_and_signs_when_asked() {
 #[tokio::test]
 async fn an_entry_made_from_a_previous_one_copies_or_corrects_it() {
     for app in TestApp::backends().await {
-        let invoice = json!({
-            "$schema": "https://gobl.org/draft-0/bill/invoice",
-            "currency": "EUR", "issue_date": "2026-11-02", "series": "C", "code": "7",
-            "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
-            "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
-            "lines": [{"quantity": "1", "item": {"name": "Beratung", "price": "100.00"},
-                       "taxes": [{"cat": "VAT", "rate": "standard"}]}]
-        });
+        let invoice = super::invoice("C", "7", 1);
         let first = app
             .post("/silo/v1/entries", &json!({"data": invoice, "sign": true}))
             .await

@@ -6,14 +6,7 @@ use serde_json::{Value, json};
 use crate::harness::TestApp;
 
 fn invoice() -> Value {
-    json!({
-        "$schema": "https://gobl.org/draft-0/bill/invoice",
-        "currency": "EUR", "issue_date": "2026-11-02", "series": "B", "code": "1",
-        "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
-        "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
-        "lines": [{"quantity": "2", "item": {"name": "Beratung", "price": "100.00"},
-                   "taxes": [{"cat": "VAT", "rate": "standard"}]}]
-    })
+    super::invoice("B", "1", 2)
 }
 
 #[tokio::test]

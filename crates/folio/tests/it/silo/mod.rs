@@ -63,6 +63,19 @@ pub fn note(n: usize) -> Value {
     json!({"$schema": "https://gobl.org/draft-0/note/message", "title": format!("note {n}"), "n": n})
 }
 
+/// A small German invoice, Muster GmbH to Kunde AG: `quantity` hours at 100.00 EUR, standard
+/// VAT, numbered `series`-`code`.
+pub fn invoice(series: &str, code: &str, quantity: u32) -> Value {
+    json!({
+        "$schema": "https://gobl.org/draft-0/bill/invoice",
+        "currency": "EUR", "issue_date": "2026-11-02", "series": series, "code": code,
+        "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
+        "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
+        "lines": [{"quantity": quantity.to_string(), "item": {"name": "Beratung", "price": "100.00"},
+                   "taxes": [{"cat": "VAT", "rate": "standard"}]}]
+    })
+}
+
 /// A request with raw body text and another token.
 pub async fn send_as(
     app: &TestApp,

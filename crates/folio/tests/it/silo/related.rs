@@ -10,14 +10,7 @@ use super::send_as;
 use crate::harness::TestApp;
 
 fn invoice(code: &str) -> Value {
-    json!({
-        "$schema": "https://gobl.org/draft-0/bill/invoice",
-        "currency": "EUR", "issue_date": "2026-11-02", "series": "B", "code": code,
-        "supplier": {"name": "Muster GmbH", "tax_id": {"country": "DE", "code": "111111125"}},
-        "customer": {"name": "Kunde AG", "tax_id": {"country": "DE", "code": "282741168"}},
-        "lines": [{"quantity": "2", "item": {"name": "Beratung", "price": "100.00"},
-                   "taxes": [{"cat": "VAT", "rate": "standard"}]}]
-    })
+    super::invoice("B", code, 2)
 }
 
 /// Stores an invoice; returns (entry id, document uuid, envelope).
