@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::actions::WebhookSchedule;
+use crate::webhook_schedule::WebhookSchedule;
 
 /// Backoff for `ERR` outcomes of actions without their own schedule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
