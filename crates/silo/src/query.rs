@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::model::Entry;
 
-/// What to browse ([`crate::Silo::browse`]).
+/// What to browse (`Silo::browse` in `browse.rs`).
 #[derive(Debug, Clone, Default)]
 pub struct BrowseQuery {
     /// Every word must match (key, series-code, parties' names and tax ids); none: all.
@@ -44,7 +44,7 @@ pub struct Browsed {
     pub payable: Option<String>,
 }
 
-/// What to list of the entries related to a document ([`crate::Silo::related`]).
+/// What to list of the entries related to a document (`Silo::related` in `related.rs`).
 #[derive(Debug, Clone)]
 pub struct RelatedQuery {
     /// The document UUIDs mentioned (one, or an entry's id and its document's `uuid`).

@@ -1,5 +1,5 @@
 //! When a failed webhook is tried again. It is part of the service's configuration
-//! ([`crate::config::TransformConfig`]) and read by the `webhook.send` action, so it sits
+//! (`TransformConfig` in `config.rs`) and read by the `webhook.send` action, so it sits
 //! below both rather than in the action, which imports the configuration.
 
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! Why a received file cannot be read: the one error of the element tree, the `_parse`
-//! files and [`super::read`], kept below them all.
+//! files and `read.rs`, kept below them all.
 
 use super::limits::MAX_BYTES;
 

@@ -1,5 +1,5 @@
 //! The received side's limits, in a file of their own: the element tree enforces them and
-//! [`super::ImportError`] names them, and neither should import the other for that.
+//! `ImportError` names them, and neither should import the other for that.
 
 /// The largest file read (SDI itself takes files of at most 5 MB).
 pub const MAX_BYTES: usize = 16 * 1024 * 1024;
