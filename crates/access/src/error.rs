@@ -6,38 +6,29 @@ use folio_store::StoreError;
 /// Everything an access operation can refuse or fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum AccessError {
-    /// The token's workspace is gone (deleted after the token was issued).
-    #[error("workspace not found")]
-    NotFound,
+    /// The token's workspace is gone (deleted after the token was issued): `"workspace"`.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// Not raised by access today; here so every service error has the same shape.
+    #[error("{0}")]
+    Conflict(String),
     /// A unique value (slug, name) is another workspace's.
     #[error("{}", .0.message)]
     Taken(FieldError),
     /// Fields of the request are wrong.
-    #[error("invalid fields")]
+    #[error("{}", FieldError::describe(.0))]
     Invalid(Vec<FieldError>),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-impl From<sqlx::Error> for AccessError {
-    fn from(err: sqlx::Error) -> Self {
-        AccessError::Store(StoreError::from(err))
+// `invalid`, `From<sqlx::Error>` and the common answers: one shape across services.
+folio_api::service_error!(AccessError {
+    AccessError::Taken(field) => {
+        ApiError::conflict(field.message.clone()).with_field(&field.path, field.message)
     }
-}
-
-impl From<AccessError> for ApiError {
-    fn from(err: AccessError) -> Self {
-        match err {
-            AccessError::NotFound => ApiError::not_found("workspace not found"),
-            AccessError::Taken(field) => {
-                ApiError::conflict(field.message.clone()).with_field(&field.path, field.message)
-            }
-            AccessError::Invalid(fields) => ApiError::invalid_fields(fields),
-            AccessError::Store(err) => ApiError::from(err),
-        }
-    }
-}
+});
 
 /// Result of access operations.
 pub type AccessResult<T> = Result<T, AccessError>;

@@ -17,7 +17,7 @@ impl Access {
     pub async fn workspace(&self, ws: Scope) -> AccessResult<Profile> {
         db::workspace::get(&self.store, ws)
             .await?
-            .ok_or(AccessError::NotFound)
+            .ok_or(AccessError::NotFound("workspace"))
     }
 
     /// Changes the workspace of `ws`; a slug or name another workspace has is refused
@@ -33,7 +33,7 @@ impl Access {
         }
         db::workspace::update(&self.store, ws, &change, now())
             .await?
-            .ok_or(AccessError::NotFound)
+            .ok_or(AccessError::NotFound("workspace"))
     }
 }
 

@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod page;
 pub mod registry;
 pub mod request_id;
+pub mod service_error;
 pub mod time;
 
 pub use auth::Caller;

@@ -18,6 +18,7 @@ use folio_sequence::Sequence;
 use folio_silo::Silo;
 use folio_transform::Transform;
 
+mod asset_route;
 mod assets;
 mod error;
 pub mod guard;
@@ -67,7 +68,7 @@ pub fn router(console: Console) -> Router {
         .route("/console", get(pages::home))
         .route("/console/", get(pages::home))
         .route("/console/lang", get(pages::lang))
-        .route("/console/assets/{name}", get(assets::serve))
+        .route("/console/assets/{name}", get(asset_route::serve))
         .route("/console/sign-in", get(sign_in::form).post(sign_in::submit))
         .route("/console/link/{secret}", get(sign_in::link_form))
         .route("/console/link", post(sign_in::link_submit))

@@ -10,7 +10,6 @@ use folio_api::auth::Authenticator;
 use folio_store::{Store, Workspace};
 
 use crate::config::Storage;
-use crate::server::redact;
 
 /// Name of the workspace created on first start.
 pub const DEFAULT_WORKSPACE: &str = "default";
@@ -95,4 +94,39 @@ fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     file.write_all(b"\n")?;
     file.sync_all()?;
     Ok(())
+}
+
+/// A database URL without its password, for logs and errors. It lives here, next to its only
+/// callers, so the server (which calls this module) is not imported back.
+pub fn redact(database: &str) -> String {
+    match (database.find("://"), database.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &database[scheme + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &database[..scheme + 3],
+                    &credentials[..colon],
+                    &database[at..]
+                ),
+                None => database.to_string(),
+            }
+        }
+        _ => database.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            super::redact("postgres://folio:secret@db:5432/folio"),
+            "postgres://folio:***@db:5432/folio"
+        );
+        assert_eq!(
+            super::redact("./folio-data/folio.db"),
+            "./folio-data/folio.db"
+        );
+    }
 }

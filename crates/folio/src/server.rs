@@ -156,37 +156,3 @@ async fn prune_per_token_state(ctx: Ctx, shutdown: CancellationToken) {
         }
     }
 }
-
-/// A database URL without its password, for logs and errors.
-pub fn redact(database: &str) -> String {
-    match (database.find("://"), database.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &database[scheme + 3..at];
-            match credentials.find(':') {
-                Some(colon) => format!(
-                    "{}{}:***{}",
-                    &database[..scheme + 3],
-                    &credentials[..colon],
-                    &database[at..]
-                ),
-                None => database.to_string(),
-            }
-        }
-        _ => database.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn passwords_are_redacted() {
-        assert_eq!(
-            super::redact("postgres://folio:secret@db:5432/folio"),
-            "postgres://folio:***@db:5432/folio"
-        );
-        assert_eq!(
-            super::redact("./folio-data/folio.db"),
-            "./folio-data/folio.db"
-        );
-    }
-}

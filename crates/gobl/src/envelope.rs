@@ -16,7 +16,7 @@ pub const ENVELOPE_SCHEMA: &str = "https://gobl.org/draft-0/envelope";
 /// `$schema` of an invoice.
 pub const INVOICE_SCHEMA: &str = "https://gobl.org/draft-0/bill/invoice";
 
-/// Fault codes produced by this module and [`crate::sign`].
+/// Fault codes produced by this module and `sign.rs` (which imports them).
 pub mod codes {
     /// The envelope or document has the wrong shape (see the fault's paths).
     pub const INVALID_ENVELOPE: &str = "invalid-envelope";

@@ -1,6 +1,6 @@
 //! The service's error type; the HTTP layer maps it to the one API error body.
 
-use folio_api::{ApiError, FieldError};
+use folio_api::FieldError;
 use folio_store::StoreError;
 
 /// Everything a sequence operation can refuse or fail with.
@@ -12,37 +12,16 @@ pub enum SequenceError {
     /// An id reused with other content.
     #[error("{0}")]
     Conflict(String),
-    /// A field of the request is wrong.
-    #[error("{0}")]
-    Invalid(FieldError),
+    /// Fields of the request are wrong.
+    #[error("{}", FieldError::describe(.0))]
+    Invalid(Vec<FieldError>),
     /// Storage failed, or a stored row does not decode (`StoreError::Corrupt`: 500, logged).
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-impl SequenceError {
-    /// An invalid field.
-    pub fn invalid(path: &str, message: impl Into<String>) -> Self {
-        SequenceError::Invalid(FieldError::new(path, message))
-    }
-}
-
-impl From<sqlx::Error> for SequenceError {
-    fn from(err: sqlx::Error) -> Self {
-        SequenceError::Store(StoreError::from(err))
-    }
-}
-
-impl From<SequenceError> for ApiError {
-    fn from(err: SequenceError) -> Self {
-        match err {
-            SequenceError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
-            SequenceError::Conflict(message) => ApiError::conflict(message),
-            SequenceError::Invalid(field) => ApiError::invalid_fields(vec![field]),
-            SequenceError::Store(err) => ApiError::from(err),
-        }
-    }
-}
+// `invalid`, `From<sqlx::Error>` and the common answers: one shape across services.
+folio_api::service_error!(SequenceError {});
 
 /// Result of sequence operations.
 pub type SequenceResult<T> = Result<T, SequenceError>;

@@ -36,11 +36,6 @@ pub enum SiloError {
 }
 
 impl SiloError {
-    /// An invalid field.
-    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
-        SiloError::Invalid(vec![FieldError::new(path, message)])
-    }
-
     /// One GOBL fault.
     pub fn fault(fault: Fault) -> Self {
         SiloError::Faults {
@@ -50,31 +45,16 @@ impl SiloError {
     }
 }
 
-impl From<sqlx::Error> for SiloError {
-    fn from(err: sqlx::Error) -> Self {
-        SiloError::Store(StoreError::from(err))
-    }
-}
-
-impl From<SiloError> for ApiError {
-    fn from(err: SiloError) -> Self {
-        match err {
-            SiloError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
-            SiloError::Conflict(message) => ApiError::conflict(message),
-            SiloError::Invalid(fields) => ApiError::invalid_fields(fields),
-            SiloError::Faults { message, faults } => {
-                ApiError::validation(message).with_faults(faults)
-            }
-            SiloError::Limit(message) => ApiError::validation(message),
-            SiloError::TooLarge(message) => ApiError::new(
-                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-                "payload-too-large",
-                message,
-            ),
-            SiloError::Store(err) => ApiError::from(err),
-        }
-    }
-}
+// `invalid`, `From<sqlx::Error>` and the common answers: one shape across services.
+folio_api::service_error!(SiloError {
+    SiloError::Faults { message, faults } => ApiError::validation(message).with_faults(faults),
+    SiloError::Limit(message) => ApiError::validation(message),
+    SiloError::TooLarge(message) => ApiError::new(
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        message,
+    ),
+});
 
 /// Result of silo operations.
 pub type SiloResult<T> = Result<T, SiloError>;

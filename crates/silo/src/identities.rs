@@ -7,39 +7,18 @@
 //! answered; the file and password leave the store only through [`signing_identity`], for the
 //! actions that sign.
 
-use chrono::{DateTime, Utc};
 use folio_national::sign::{Identity, IdentityError};
 use folio_store::{Scope, Store, now};
 use uuid::Uuid;
 
 use crate::db::identities::{self as db, SealedIdentity};
+use crate::model::IdentityInfo;
 use crate::{SiloError, SiloResult};
 
 /// Largest PKCS#12 file accepted (a certificate chain with its key is a few kilobytes).
 pub const MAX_PKCS12_BYTES: usize = 256 * 1024;
 /// Longest name.
 const MAX_NAME_CHARS: usize = 200;
-
-/// What is known of an identity without opening it: its certificate's public details.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IdentityInfo {
-    /// Identity id.
-    pub id: Uuid,
-    /// Name given at import (the certificate's subject when none was).
-    pub name: String,
-    /// The certificate's subject (RFC 4514).
-    pub subject: String,
-    /// The certificate's issuer (RFC 4514).
-    pub issuer: String,
-    /// The certificate's serial number, hex.
-    pub serial: String,
-    /// Start of the certificate's validity.
-    pub not_before: DateTime<Utc>,
-    /// End of the certificate's validity.
-    pub not_after: DateTime<Utc>,
-    /// When it was imported.
-    pub created_at: DateTime<Utc>,
-}
 
 /// An identity to import: the PKCS#12 file and its password. `Debug` hides both.
 pub struct NewIdentity {

@@ -22,22 +22,24 @@ pub mod keys;
 mod model;
 pub mod paging;
 pub mod patch;
+mod query;
 pub mod related;
 mod search;
 pub mod spool;
 mod states;
 pub mod v1;
 
-pub use browse::{BrowseQuery, Browsed};
 pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
-pub use identities::{IdentityInfo, NewIdentity};
+pub use identities::NewIdentity;
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
-pub use model::{Entry, EnvelopeUpdate, FileInfo, NewEnvelope, NewFile, NewState, State, Version};
+pub use model::{
+    Entry, EnvelopeUpdate, FileInfo, IdentityInfo, NewEnvelope, NewFile, NewState, SpoolFile,
+    State, Version,
+};
 pub use paging::ListQuery;
-pub use related::RelatedQuery;
+pub use query::{BrowseQuery, Browsed, RelatedQuery};
 pub use search::SearchQuery;
-pub use spool::SpoolFile;
 pub use states::STATES;
 
 /// The silo's domain API; cheap to clone.

@@ -202,3 +202,45 @@ pub struct Version {
     /// The envelope JSON text.
     pub data: String,
 }
+
+/// What is known of an identity without opening it: its certificate's public details.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdentityInfo {
+    /// Identity id.
+    pub id: Uuid,
+    /// Name given at import (the certificate's subject when none was).
+    pub name: String,
+    /// The certificate's subject (RFC 4514).
+    pub subject: String,
+    /// The certificate's issuer (RFC 4514).
+    pub issuer: String,
+    /// The certificate's serial number, hex.
+    pub serial: String,
+    /// Start of the certificate's validity.
+    pub not_before: DateTime<Utc>,
+    /// End of the certificate's validity.
+    pub not_after: DateTime<Utc>,
+    /// When it was imported.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A spooled file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpoolFile {
+    /// The key it is fetched by.
+    pub key: String,
+    /// Its temporary blob.
+    pub blob: Uuid,
+    /// File name.
+    pub name: String,
+    /// Media type.
+    pub mime: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// SHA-256, lowercase hex.
+    pub hash: String,
+    /// When it was uploaded.
+    pub created_at: DateTime<Utc>,
+    /// When it is deleted.
+    pub expires_at: DateTime<Utc>,
+}

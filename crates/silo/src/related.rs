@@ -10,32 +10,18 @@
 
 use std::collections::BTreeMap;
 
-use folio_api::page::{Page, Position};
+use folio_api::page::Page;
 use folio_store::{Scope, millis};
 use gobl::json::Value;
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
 use crate::model::Entry;
+use crate::query::RelatedQuery;
 use crate::{Silo, db};
 
 /// References deeper than this are not indexed (documents are at most `json_depth` deep).
 const MAX_DEPTH: usize = 64;
-
-/// What to list.
-#[derive(Debug, Clone)]
-pub struct RelatedQuery {
-    /// The document UUIDs mentioned (one, or an entry's id and its document's `uuid`).
-    pub targets: Vec<Uuid>,
-    /// Only references in this context.
-    pub context: Option<String>,
-    /// Page size (already capped).
-    pub limit: i64,
-    /// Created at or before this time.
-    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
-    /// Where the previous page ended.
-    pub cursor: Option<Position>,
-}
 
 impl Silo {
     /// Entries whose document mentions one of `q.targets`, newest first, each with the

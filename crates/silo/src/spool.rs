@@ -16,28 +16,8 @@ use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
+use crate::model::SpoolFile;
 use crate::{Silo, db};
-
-/// A spooled file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpoolFile {
-    /// The key it is fetched by.
-    pub key: String,
-    /// Its temporary blob.
-    pub blob: Uuid,
-    /// File name.
-    pub name: String,
-    /// Media type.
-    pub mime: String,
-    /// Size in bytes.
-    pub size: i64,
-    /// SHA-256, lowercase hex.
-    pub hash: String,
-    /// When it was uploaded.
-    pub created_at: DateTime<Utc>,
-    /// When it is deleted.
-    pub expires_at: DateTime<Utc>,
-}
 
 /// Longest name kept in a key.
 const MAX_KEY_NAME: usize = 100;

@@ -47,6 +47,7 @@ pub mod testing;
 mod time;
 mod tokens;
 mod workspaces;
+mod write_query;
 mod writer;
 
 pub use blobs::Blobs;
@@ -58,4 +59,5 @@ pub use scope::{Query, Scope};
 pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;
 pub use workspaces::Workspace;
-pub use writer::{WriteQuery, WriteTx};
+pub use write_query::WriteQuery;
+pub use writer::WriteTx;

@@ -20,10 +20,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use futures::TryStreamExt as _;
-use sqlx::any::{AnyQueryResult, AnyRow};
+use sqlx::any::AnyQueryResult;
 use sqlx::{AnyConnection, AnyPool, Execute as _, Executor};
 
-use crate::{Query, Store, StoreError};
+use crate::{Query, StoreError};
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
 /// Members at most in one group commit: bounds how long the first member waits for the commit.
@@ -365,7 +365,7 @@ pub(crate) const SCRIPT_START: &str = concat!("SAVEPOINT ", savepoint!(), ";");
 /// Executes a statement, or a script of statements, and adds up the rows they changed. A
 /// script's `SAVEPOINT` and `RELEASE` do not count: SQLite reports for them the changes of the
 /// last statement that made any (another's, for the `SAVEPOINT`).
-async fn execute_counted(
+pub(crate) async fn execute_counted(
     query: Query<'_>,
     conn: &mut AnyConnection,
 ) -> Result<AnyQueryResult, sqlx::Error> {
@@ -384,7 +384,7 @@ async fn execute_counted(
     Ok(done)
 }
 
-async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     conn.execute(concat!(
         "ROLLBACK TO ",
         savepoint!(),
@@ -469,50 +469,5 @@ impl std::ops::DerefMut for WriteTx {
             Kind::Postgres(tx) => tx,
             Kind::Sqlite(member) => &mut member.turn_mut().conn,
         }
-    }
-}
-
-/// Running one writing statement through the [`Store`]: on PostgreSQL on the pool; on SQLite in
-/// the writer's turn, returning once it is committed. A write to SQLite must not run on the
-/// pool: it would wait in SQLite's busy handler behind the writer.
-pub trait WriteQuery<'q> {
-    /// Executes the statement; `rows_affected` says how many rows it changed.
-    fn write(
-        self,
-        store: &Store,
-    ) -> impl Future<Output = Result<AnyQueryResult, StoreError>> + Send;
-    /// Executes a statement that returns rows (`RETURNING`).
-    fn write_returning(
-        self,
-        store: &Store,
-    ) -> impl Future<Output = Result<Vec<AnyRow>, StoreError>> + Send;
-}
-
-impl<'q> WriteQuery<'q> for Query<'q> {
-    async fn write(self, store: &Store) -> Result<AnyQueryResult, StoreError> {
-        let Some(lane) = store.lane() else {
-            return Ok(self.execute(store.pool()).await?);
-        };
-        let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let script = self.sql().starts_with(SCRIPT_START);
-        let done = execute_counted(self, &mut tx).await;
-        if done.is_err() && script {
-            // a failed statement undoes itself; a script stopped half way leaves its savepoint
-            // open: undo it (a lone statement has none to undo)
-            let _ = rollback_savepoint(&mut tx).await;
-        }
-        // the member ends either way, so that its group commits
-        tx.commit().await?;
-        Ok(done?)
-    }
-
-    async fn write_returning(self, store: &Store) -> Result<Vec<AnyRow>, StoreError> {
-        let Some(lane) = store.lane() else {
-            return Ok(self.fetch_all(store.pool()).await?);
-        };
-        let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let rows = self.fetch_all(&mut *tx).await;
-        tx.commit().await?;
-        Ok(rows?)
     }
 }

@@ -9,7 +9,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::actions::WebhookSchedule;
+use crate::webhook_schedule::WebhookSchedule;
+
+/// How long the previous webhook secret keeps signing after a rotation, unless configured.
+/// A default of the configuration, so it lives here and `signing.rs` is not imported for it.
+pub const DEFAULT_OVERLAP_S: u64 = 24 * 3600;
 
 /// Backoff for `ERR` outcomes of actions without their own schedule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,7 +91,7 @@ impl Default for TransformConfig {
             retry: RetryPolicy::default(),
             webhook: WebhookSchedule::default(),
             webhook_timeout_ms: 10_000,
-            webhook_secret_overlap_s: crate::signing::DEFAULT_OVERLAP_S,
+            webhook_secret_overlap_s: DEFAULT_OVERLAP_S,
             step_timeout_ms: 0,
             outbound: crate::outbound::Policy::default(),
         }

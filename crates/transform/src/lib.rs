@@ -34,6 +34,7 @@ pub mod signing;
 #[cfg(test)]
 mod testing;
 pub mod v1;
+mod webhook_schedule;
 pub mod workflow;
 mod workflows;
 

@@ -15,9 +15,6 @@ use sha2::Sha256;
 
 use crate::{TransformResult, db};
 
-/// How long the previous secret keeps signing after a rotation, unless configured.
-pub const DEFAULT_OVERLAP_S: u64 = 24 * 3600;
-
 pub use crate::model::WebhookSecret;
 
 impl WebhookSecret {

@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::en16931_ext::{put_ext, set_ext};
 use crate::bill::val::Obj;
 
 /// UNTDID 1001 document types for GOBL invoice types.
@@ -190,24 +191,6 @@ fn array<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Value>
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, code)| *code)
-}
-
-/// Sets `ext[key]`, replacing what was there.
-pub(super) fn put_ext(o: &mut Map<String, Value>, key: &str, code: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Map::new()));
-    if let Some(ext) = ext.as_object_mut() {
-        ext.insert(key.into(), Value::String(code.into()));
-    }
-}
-
-/// Sets `ext[key]` unless it is already set.
-fn set_ext(o: &mut Map<String, Value>, key: &str, code: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Map::new()));
-    if let Some(ext) = ext.as_object_mut()
-        && !ext.contains_key(key)
-    {
-        ext.insert(key.into(), Value::String(code.into()));
-    }
 }
 
 /// `tax.ext.untdid-document-type` from `type`.

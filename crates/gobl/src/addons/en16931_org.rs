@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::en16931::put_ext;
+use super::en16931_ext::put_ext;
 use crate::bill::val::Obj;
 
 /// ISO/IEC 6523 schemes for GOBL identity keys.

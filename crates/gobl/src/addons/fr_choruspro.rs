@@ -152,7 +152,7 @@ fn party_scheme(party: &mut Obj) {
         _ => None,
     };
     if let Some(s) = scheme {
-        super::en16931::put_ext(party, SCHEME, s);
+        super::en16931_ext::put_ext(party, SCHEME, s);
     }
 }
 

@@ -13,6 +13,7 @@ use crate::fault::Fault;
 use crate::tax::defs::{CorrectionDef, Hooks, Scenario};
 
 mod en16931;
+mod en16931_ext;
 mod en16931_org;
 mod en16931_rules;
 mod es_aeat;

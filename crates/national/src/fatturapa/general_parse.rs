@@ -4,9 +4,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{Ctx, ImportError, Severity, amount, date, percent, push, put, required};
-use super::read::{tag, tax_ext};
+use super::adjustment_parse::adjustment;
+use super::findings::{Ctx, Severity};
+use super::import_error::ImportError;
+use super::json_put::{push, put, tag, tax_ext};
 use super::tree::Node;
+use super::values::{amount, date, percent, required};
+use super::vat_parse::vat_combo;
 
 /// The tags of each document type beyond its invoice type (the add-on's scenarios read
 /// them back into the same code).
@@ -115,38 +119,6 @@ fn document(doc: &mut Map<String, Value>, d: &Node) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// `ScontoMaggiorazione`: a discount (`SC`) or charge (`MG`) by percentage and/or
-/// amount; an amount per unit is multiplied by `quantity` (line adjustments).
-pub(crate) fn adjustment(
-    a: &Node,
-    quantity: Option<gobl::num::Amount>,
-) -> Result<Option<(String, Value)>, ImportError> {
-    let kind = required(a, "Tipo")?.to_string();
-    if kind != "SC" && kind != "MG" {
-        return Ok(None);
-    }
-    let pct = percent(a, "Percentuale")?.filter(|p| !p.is_zero());
-    let mut amt = amount(a, "Importo")?;
-    if let (Some(a), Some(q)) = (amt, quantity) {
-        amt = Some(a.mul(q).map_err(|_| ImportError::Invalid {
-            path: "ScontoMaggiorazione/Importo".into(),
-            value: a.to_string(),
-            what: "amount per unit",
-        })?);
-    }
-    if pct.is_none() && amt.is_none() {
-        return Ok(None);
-    }
-    let mut out = Map::new();
-    put(&mut out, "percent", pct.map(|p| p.to_string()));
-    put(
-        &mut out,
-        "amount",
-        Some(amt.unwrap_or_default().to_string()),
-    );
-    Ok(Some((kind, Value::Object(out))))
-}
-
 fn stamp_duty(doc: &mut Map<String, Value>, d: &Node) -> Result<(), ImportError> {
     if let Some(amt) = amount(d, "DatiBollo/ImportoBollo")? {
         let charge =
@@ -180,7 +152,7 @@ fn fund_contribution(f: &Node) -> Result<Value, ImportError> {
     put(&mut c, "base", base.map(|b| b.to_string()));
     put(&mut c, "percent", pct.map(|p| p.to_string()));
     c.insert("amount".into(), json!(amt.to_string()));
-    if let Some(vat) = super::lines_parse::vat_combo(f)? {
+    if let Some(vat) = vat_combo(f)? {
         c.insert("taxes".into(), json!([vat]));
     }
     put(

@@ -3,8 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{ImportError, amount, push, put, tag, tax_ext};
+use super::import_error::ImportError;
+use super::json_put::{push, put, tag, tax_ext};
 use super::tree::Node;
+use super::values::amount;
 
 /// Recipient codes that name no inbox: a foreign customer, one reached by PEC or through
 /// its tax drawer.

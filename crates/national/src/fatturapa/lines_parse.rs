@@ -5,9 +5,12 @@
 use gobl::num::Amount;
 use serde_json::{Map, Value, json};
 
-use super::general_parse::adjustment;
-use super::read::{ImportError, amount, date, parse_amount, percent, push, put, required, tag};
+use super::adjustment_parse::adjustment;
+use super::import_error::ImportError;
+use super::json_put::{push, put, tag};
 use super::tree::Node;
+use super::values::{amount, date, parse_amount, required};
+use super::vat_parse::{same_rate, vat_combo};
 
 /// The `TipoDato` of the reverse-charge note the issuer adds to a line.
 const REVERSE_CHARGE: &str = "INVCONT";
@@ -119,18 +122,6 @@ fn period(out: &mut Map<String, Value>, d: &Node) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// The VAT combo of an element with `AliquotaIVA` and `Natura`: an exemption nature
-/// rather than a zero rate.
-pub(crate) fn vat_combo(n: &Node) -> Result<Option<Value>, ImportError> {
-    let rate = percent(n, "AliquotaIVA")?;
-    if let Some(nature) = n.text("Natura") {
-        return Ok(Some(
-            json!({ "cat": "VAT", "ext": { "it-sdi-exempt": nature } }),
-        ));
-    }
-    Ok(rate.map(|r| json!({ "cat": "VAT", "percent": r.to_string() })))
-}
-
 /// The `EsigibilitaIVA` of the summary with the line's rate or nature.
 fn liability<'a>(d: &Node, summaries: &[&'a Node]) -> Option<&'a str> {
     let rate = d.text("AliquotaIVA");
@@ -143,15 +134,4 @@ fn liability<'a>(d: &Node, summaries: &[&'a Node]) -> Option<&'a str> {
                     || (nature.is_some() && s.text("Natura") == nature))
         })
         .and_then(|s| s.text("EsigibilitaIVA"))
-}
-
-/// Rates compared as numbers (`22.00` and `22.0` are one rate).
-pub(crate) fn same_rate(a: Option<&str>, b: Option<&str>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => match (Amount::parse(a), Amount::parse(b)) {
-            (Ok(x), Ok(y)) => x.equals(&y),
-            _ => a == b,
-        },
-        _ => false,
-    }
 }

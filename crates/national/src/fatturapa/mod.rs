@@ -13,13 +13,18 @@
 //! with GOBL's calculation (`summary_parse`), and [`p7m`] for files that arrive signed
 //! inside CMS SignedData (`.xml.p7m`).
 
+mod adjustment_parse;
 mod ber;
 mod codes;
+mod findings;
 mod format;
 mod general;
 mod general_parse;
 mod header;
 mod header_parse;
+mod import_error;
+mod json_put;
+mod limits;
 mod lines;
 mod lines_parse;
 pub mod p7m;
@@ -32,10 +37,14 @@ mod retained_parse;
 mod summary;
 mod summary_parse;
 mod tree;
+mod values;
+mod vat_parse;
 
-pub use read::{Finding, ImportError, Imported, Severity, read};
+pub use findings::{Finding, Severity};
+pub use import_error::ImportError;
+pub use limits::{MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS};
+pub use read::{Imported, read};
 pub use received::{ReceiveError, Received, detect, receive};
-pub use tree::{MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS};
 
 use gobl::model::{Invoice, ReadError, head_uuid, without_included_taxes};
 use serde_json::Value;

@@ -4,8 +4,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{ImportError, amount, date, push, put};
+use super::import_error::ImportError;
+use super::json_put::{push, put};
 use super::tree::Node;
+use super::values::{amount, date};
 
 const INSTALMENTS: &str = "TP01";
 const FULL: &str = "TP02";

@@ -1,8 +1,9 @@
 //! A received file as it arrives: plain FatturaPA XML, or signed inside a `.p7m`. One
 //! entry point for callers that do not know which (the CLI's `--to gobl`, `sdi-it.import`).
 
+use super::import_error::ImportError;
 use super::p7m::{self, P7mError, Signer};
-use super::read::{ImportError, Imported, read};
+use super::read::{Imported, read};
 
 /// The invoices of a received file and, for a `.p7m`, its signers.
 #[derive(Debug, Clone)]

@@ -6,8 +6,10 @@
 use gobl::num::{Amount, Percentage};
 use serde_json::{Map, Value, json};
 
-use super::read::{Ctx, ImportError, Severity, parse_amount, percent, required};
+use super::findings::{Ctx, Severity};
+use super::import_error::ImportError;
 use super::tree::Node;
+use super::values::{parse_amount, percent, required};
 
 const RETAINED: &str = "SI";
 

@@ -6,9 +6,11 @@
 use gobl::model::{Invoice, RateTotal};
 use gobl::num::Amount;
 
-use super::lines_parse::same_rate;
-use super::read::{Ctx, ImportError, Severity, amount, parse_amount};
+use super::findings::{Ctx, Severity};
+use super::import_error::ImportError;
 use super::tree::Node;
+use super::values::{amount, parse_amount};
+use super::vat_parse::same_rate;
 
 fn built(envelope: &serde_json::Value) -> Option<Invoice> {
     Invoice::from_value(envelope).ok()

@@ -8,14 +8,8 @@ use quick_xml::NsReader;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 
-use super::read::ImportError;
-
-/// The largest file read (SDI itself takes files of at most 5 MB).
-pub const MAX_BYTES: usize = 16 * 1024 * 1024;
-/// The deepest nesting accepted; FatturaPA needs 7 levels, signatures a few more.
-pub const MAX_DEPTH: usize = 48;
-/// The most elements read.
-pub const MAX_ELEMENTS: usize = 400_000;
+use super::import_error::ImportError;
+use super::limits::{MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS};
 
 /// One element: its local name, its text (trimmed) and its child elements.
 #[derive(Debug, Default, Clone)]

@@ -6,8 +6,8 @@ use gobl::model::{DocumentRef, Ordering};
 use gobl::num::Amount;
 
 use super::codes::{combo_category, is_ksef_number, rate_code};
-use super::fa::{Ctx, date};
-use super::format::{amount, percent, price, token};
+use super::ctx::Ctx;
+use super::format::{amount, date, percent, price, token};
 use crate::xml::Xml;
 
 /// `FakturaZaliczkowa`: on a settlement invoice, each advance with a reference, by its

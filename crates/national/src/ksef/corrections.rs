@@ -6,8 +6,7 @@ use gobl::model::{DocumentRef, Invoice};
 
 use super::Error;
 use super::codes::is_ksef_number;
-use super::fa::date;
-use super::format::token;
+use super::format::{date, token};
 use crate::xml::Xml;
 
 const EXT_EFFECTIVE_DATE: &str = "pl-favat-effective-date";

@@ -5,16 +5,10 @@
 use gobl::model::{Invoice, Note};
 
 use super::codes::{invoice_type, is_correction};
-use super::format::{Sign, amount, quantity, token};
+use super::ctx::Ctx;
+use super::format::{Sign, amount, date, quantity, token};
 use super::{Error, advances, annotations, corrections, lines, payment, summary};
 use crate::xml::Xml;
-
-/// What the parts of `Fa` share: the invoice, its FA(3) type and the sign of amounts.
-pub(crate) struct Ctx<'a> {
-    pub(crate) inv: &'a Invoice,
-    pub(crate) kind: String,
-    pub(crate) sign: Sign,
-}
 
 pub(super) fn write(x: &mut Xml, inv: &Invoice) -> Result<(), Error> {
     let kind = invoice_type(inv);
@@ -57,10 +51,6 @@ pub(super) fn write(x: &mut Xml, inv: &Invoice) -> Result<(), Error> {
 /// What is still to pay: the amount due after advances, else the payable amount.
 pub(crate) fn payable(inv: &Invoice) -> gobl::num::Amount {
     inv.totals.due.unwrap_or(inv.totals.payable)
-}
-
-pub(crate) fn date(d: chrono::NaiveDate) -> String {
-    d.format("%Y-%m-%d").to_string()
 }
 
 /// `P_6` (the date of supply) or `OkresFa` (the period invoiced).

@@ -51,6 +51,11 @@ pub(crate) fn token(text: &str, max: usize) -> Option<String> {
     )
 }
 
+/// A date as FA(3) writes it (`2024-05-31`).
+pub(crate) fn date(d: chrono::NaiveDate) -> String {
+    d.format("%Y-%m-%d").to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,8 +7,8 @@ use gobl::num::Amount;
 
 use super::Error;
 use super::codes::{combo_category, rate_code, unit_code};
-use super::fa::{Ctx, date};
-use super::format::{amount, percent, price, quantity, token};
+use super::ctx::Ctx;
+use super::format::{amount, date, percent, price, quantity, token};
 use crate::xml::Xml;
 
 /// FA(3) takes at most 10 000 lines.

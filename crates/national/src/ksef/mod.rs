@@ -18,6 +18,7 @@ mod advances;
 mod annotations;
 mod codes;
 mod corrections;
+mod ctx;
 mod fa;
 mod format;
 mod header;

@@ -5,8 +5,8 @@
 use gobl::model::{Advance, CreditTransfer, Payment};
 
 use super::codes::payment_means;
-use super::fa::{Ctx, date};
-use super::format::{amount, token};
+use super::ctx::Ctx;
+use super::format::{amount, date, token};
 use crate::xml::Xml;
 
 /// `TData`: payment dates from July 2016.

@@ -10,7 +10,7 @@ use gobl::num::Amount;
 
 use super::Error;
 use super::codes::{CATEGORIES, rate_category};
-use super::fa::Ctx;
+use super::ctx::Ctx;
 use super::format::amount;
 use crate::xml::Xml;
 

@@ -3,14 +3,16 @@
 //! (Facturae 3.1, TicketBAI of Araba, Bizkaia and Gipuzkoa).
 
 mod c14n;
+mod error;
 mod identity;
 mod parts;
 mod policy;
 mod root;
 mod xades;
 
+pub use error::SignError;
 pub use identity::{Identity, IdentityError, KeyAlgorithm};
 pub use policy::{
     DigestAlgorithm, FACTURAE_3_1, Policy, TICKETBAI_ARABA, TICKETBAI_BIZKAIA, TICKETBAI_GIPUZKOA,
 };
-pub use xades::{SignError, XadesOptions, sign_enveloped, signature_value};
+pub use xades::{XadesOptions, sign_enveloped, signature_value};

@@ -5,7 +5,7 @@
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::SignError;
+use super::error::SignError;
 
 /// The document element's start tag, name and where its end tag begins.
 pub(crate) struct Root<'a> {

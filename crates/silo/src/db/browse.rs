@@ -9,7 +9,7 @@ use super::list::entries;
 use super::rows::ENTRY_COLUMNS;
 use super::search::{condition, field};
 use crate::SiloResult;
-use crate::browse::{BrowseQuery, Browsed};
+use crate::query::{BrowseQuery, Browsed};
 
 /// Up to `count` envelopes matching `q`, newest first, with their headline facts.
 pub(crate) async fn page(

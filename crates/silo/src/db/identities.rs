@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 use uuid::Uuid;
 
 use crate::SiloResult;
-use crate::identities::IdentityInfo;
+use crate::model::IdentityInfo;
 
 /// The public columns, in [`info`]'s order.
 const INFO: &str = "id, name, subject, issuer, serial, not_before, not_after, created_at";

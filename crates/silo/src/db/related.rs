@@ -10,7 +10,7 @@ use super::Statement;
 use super::rows::{self, ENTRY_COLUMNS};
 use crate::SiloResult;
 use crate::model::Entry;
-use crate::related::RelatedQuery;
+use crate::query::RelatedQuery;
 
 /// Replaces an envelope's references with `refs` (UUID → its contexts).
 pub(crate) async fn replace(

@@ -8,7 +8,7 @@ use sqlx::any::AnyRow;
 use uuid::Uuid;
 
 use crate::SiloResult;
-use crate::spool::SpoolFile;
+use crate::model::SpoolFile;
 
 const COLUMNS: &str = "key, blob, name, mime, size, hash, created_at, expires_at";
 

@@ -10,8 +10,9 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
+use crate::IdentityInfo;
 use crate::Silo;
-use crate::identities::{self, IdentityInfo, NewIdentity};
+use crate::identities::{self, NewIdentity};
 
 /// Body of an import. `Debug` hides the file and the password.
 #[derive(Deserialize, ToSchema)]

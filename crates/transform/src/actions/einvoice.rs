@@ -16,12 +16,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::category::CATEGORY;
 use super::received::{self, Source, Wanted};
 use super::{Action, Outcome, Report, StepCx, check_config, parse_config};
-
-/// Files written by the generate actions share this category; with the syntax as `key`, a
-/// later run replaces the earlier file (which stays downloadable by its id).
-pub(super) const CATEGORY: &str = "einvoice";
 
 #[derive(Debug, Default, Deserialize)]
 struct GenerateConfig {

@@ -10,7 +10,7 @@ use folio_silo::{Entry, FileInfo, NewFile};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::einvoice::CATEGORY;
+use super::category::CATEGORY;
 use super::{Action, Outcome, Report, StepCx, silo_outcome};
 
 /// The silo key and category of the invoice PDF (plain or hybrid).

@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::Transform;
 use crate::config::TransformConfig;
 
+mod category;
 mod einvoice;
 mod enumerate;
 mod hybrid;
@@ -30,8 +31,8 @@ mod silo;
 mod sleep;
 mod webhook;
 
+pub use crate::webhook_schedule::WebhookSchedule;
 pub use silo::Change;
-pub use webhook::WebhookSchedule;
 
 /// The result of one run of a step.
 #[derive(Debug, Clone, PartialEq)]

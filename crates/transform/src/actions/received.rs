@@ -121,7 +121,7 @@ pub(super) async fn store(
         mime: Some(source.mime.into()),
         desc: Some("the e-invoice this envelope was imported from".into()),
         key: Some(source.key.into()),
-        category: Some(super::einvoice::CATEGORY.into()),
+        category: Some(super::category::CATEGORY.into()),
         meta: None,
     };
     let file_id = Uuid::new_v5(&cx.intent_id, format!("source{salt}").as_bytes());

@@ -21,7 +21,7 @@ use folio_national::sign::Identity;
 use folio_silo::NewFile;
 use uuid::Uuid;
 
-use super::einvoice::CATEGORY;
+use super::category::CATEGORY;
 use super::{Outcome, Registry, Report, StepCx, silo_outcome};
 
 /// Adds the national actions to `r`.
