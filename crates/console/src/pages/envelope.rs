@@ -29,9 +29,10 @@ pub async fn show(
     Path(id): Path<Uuid>,
 ) -> Result<Response, Failure> {
     let ws = session.scope();
-    let entry = console.silo.get(ws, id).await?;
-    let (states, versions, jobs) = tokio::try_join!(
-        async { Ok::<_, Failure>(console.silo.states(ws, id).await?) },
+    // four reads at once: the page waits for the slowest, not for their sum
+    let (entry, states, versions, jobs) = tokio::try_join!(
+        async { Ok::<_, Failure>(console.silo.get(ws, id).await?) },
+        async { Ok(console.silo.states(ws, id).await?) },
         async { Ok(console.silo.versions(ws, id).await?) },
         async {
             Ok(console
