@@ -15,8 +15,6 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::actions::Registry;
-
 /// Outcome statuses a `next` rule can match.
 pub const NEXT_STATUSES: [&str; 4] = ["OK", "SKIP", "KO", "TIMEOUT"];
 
@@ -128,6 +126,14 @@ impl Phase {
     }
 }
 
+/// The actions a definition's steps may name, and what their configurations must be; the action
+/// registry is one (the definition is checked against it without depending on it).
+pub trait KnownActions {
+    /// What is wrong with `config` for the action `name` (empty when nothing); `None` when there
+    /// is no such action.
+    fn check_config(&self, name: &str, config: &Value) -> Option<Vec<FieldError>>;
+}
+
 impl Definition {
     /// Gives every step without an id a stable one derived from the workflow id and the step's
     /// position, so saving the same body twice gives the same definition.
@@ -158,7 +164,7 @@ impl Definition {
 
     /// Checks the definition against the action registry and the step limit; returns every
     /// problem found, each at its path (`steps[1].next[0].step_id`).
-    pub fn validate(&self, registry: &Registry, max_steps: usize) -> Vec<FieldError> {
+    pub fn validate(&self, registry: &impl KnownActions, max_steps: usize) -> Vec<FieldError> {
         let index = self.index();
         let mut errors = self.check_top(&index, max_steps);
         let mut seen: HashMap<&str, String> = HashMap::new();
@@ -407,7 +413,7 @@ pub fn step_ids(def: &Definition) -> HashSet<String> {
 }
 
 /// One step: a timeout in range, a known action, a configuration that action accepts.
-fn check_step(path: &str, step: &Step, registry: &Registry, errors: &mut Vec<FieldError>) {
+fn check_step(path: &str, step: &Step, registry: &impl KnownActions, errors: &mut Vec<FieldError>) {
     if let Some(timeout) = step.timeout
         && !(0.0..=MAX_STEP_TIMEOUT).contains(&timeout)
     {
@@ -416,15 +422,15 @@ fn check_step(path: &str, step: &Step, registry: &Registry, errors: &mut Vec<Fie
             format!("must be between 0 and {MAX_STEP_TIMEOUT} seconds"),
         ));
     }
-    match registry.get(&step.action) {
+    let config = step.config.clone().unwrap_or(Value::Null);
+    match registry.check_config(&step.action, &config) {
         None => errors.push(FieldError::new(
             format!("{path}.action"),
             format!("unknown action {:?}", step.action),
         )),
-        Some(action) => {
-            let config = step.config.clone().unwrap_or(Value::Null);
+        Some(found) => {
             let at = format!("{path}.config");
-            errors.extend(action.check(&config).into_iter().map(|e| e.under(&at)));
+            errors.extend(found.into_iter().map(|e| e.under(&at)));
         }
     }
 }
@@ -470,6 +476,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::actions::Registry;
     use crate::engine::runner::{Route, route};
 
     fn def(value: Value) -> Definition {

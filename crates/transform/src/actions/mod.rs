@@ -238,6 +238,12 @@ pub struct Registry {
     actions: BTreeMap<&'static str, Arc<dyn Action>>,
 }
 
+impl crate::workflow::KnownActions for Registry {
+    fn check_config(&self, name: &str, config: &Value) -> Option<Vec<FieldError>> {
+        self.get(name).map(|action| action.check(config))
+    }
+}
+
 impl Registry {
     /// An empty registry.
     pub fn new() -> Self {
