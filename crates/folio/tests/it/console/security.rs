@@ -78,6 +78,8 @@ async fn pages_need_a_session_and_carry_a_strict_csp() {
         // a made-up session is no session
         let resp = get(&app, "/console/envelopes", "folio_session=made-up").await;
         assert_eq!(resp.status(), 303);
+        let invoice = serde_json::json!({"data": crate::silo::invoice("CSP", "77", 3)});
+        app.post("/silo/v1/envelopes", &invoice).await.expect(200);
         let cookie = sign_in(&app, &app.token).await;
         for path in [
             "/console/sign-in",
@@ -96,6 +98,12 @@ async fn pages_need_a_session_and_carry_a_strict_csp() {
             let page = resp.text().await.unwrap();
             assert!(!page.contains("<script>"), "{path}: an inline script");
             assert!(!page.contains("style="), "{path}: an inline style");
+            if path == "/console/envelopes" {
+                // the row's facts, read from the document on either backend
+                for fact in ["CSP-77", "Muster GmbH", "Kunde AG", "EUR", "357.00"] {
+                    assert!(page.contains(fact), "{} lists no {fact}", app.label());
+                }
+            }
         }
         // the error pages too
         let resp = get(&app, "/console/no-such-page", &cookie).await;
