@@ -127,8 +127,16 @@ impl Position {
     /// `<ms><sep><id>`.
     fn parse(text: &str, sep: char) -> Option<Position> {
         let (ms, id) = text.split_once(sep)?;
+        let ms: i64 = ms.parse().ok()?;
+        // a time past chrono's last day (the pattern allows 18 digits) orders after every
+        // stored item, as that last day does
+        let created_at = match DateTime::from_timestamp_millis(ms) {
+            Some(at) => at,
+            None if ms > 0 => DateTime::<Utc>::MAX_UTC,
+            None => return None,
+        };
         Some(Position {
-            created_at: DateTime::from_timestamp_millis(ms.parse().ok()?)?,
+            created_at,
             id: Uuid::parse_str(id).ok()?,
         })
     }
@@ -167,6 +175,10 @@ mod tests {
         assert_eq!(p.cursor(), format!("1780000000123_{}", p.id.simple()));
         let legacy = B64.encode(format!("1780000000123.{}", p.id.simple()));
         assert_eq!(Position::from_cursor(&legacy), Some(p));
+        // every cursor the pattern admits is read, the farthest times as chrono's last day
+        let far = format!("999999999999999999_{}", p.id.simple());
+        let read = Position::from_cursor(&far).unwrap();
+        assert_eq!(read.created_at, DateTime::<Utc>::MAX_UTC);
         for bad in ["nope", "", "1_2", "MTIz"] {
             assert_eq!(Position::from_cursor(bad), None, "{bad}");
         }
