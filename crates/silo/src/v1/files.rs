@@ -19,7 +19,7 @@ use crate::{FileInfo, NewFile, Silo};
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FileIn {
     /// File name, e.g. `invoice.pdf` (required).
-    #[schema(required = true, value_type = String, min_length = 1)]
+    #[schema(required = true, value_type = String, min_length = 1, pattern = r"\S")]
     pub name: Option<String>,
     /// The content, base64 (standard alphabet; URL-safe and unpadded are accepted too).
     /// Without it, `sha256` and `size` make the file a placeholder that a later upload of

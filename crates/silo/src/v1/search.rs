@@ -15,7 +15,7 @@ use crate::{SearchQuery, Silo};
 #[into_params(parameter_in = Query)]
 pub struct SearchParams {
     /// Words to find in the key, series-code, and the parties' names and tax ids (required).
-    #[param(required = true, value_type = String, min_length = 1)]
+    #[param(required = true, value_type = String, min_length = 1, pattern = r"\S")]
     q: Option<String>,
     /// Only this folder.
     folder: Option<String>,
