@@ -72,7 +72,7 @@ async fn upload(
 /// Download a previously uploaded file from the spool: the bytes as uploaded.
 #[utoipa::path(get, path = "/silo/v1/spool/{key}", operation_id = "silo.v1.spool.fetch", tag = "silo",
     params(("key" = String, Path, description = "Key of the file provided during upload.")),
-    responses((status = 200, description = "Contains the originally uploaded data.", content_type = "application/octet-stream", body = Vec<u8>)))]
+    responses((status = 200, description = "Contains the originally uploaded data, with the `type` it was uploaded with.", content_type = "*/*", body = Vec<u8>)))]
 async fn download(
     caller: Caller,
     Handle(silo): Handle<Silo>,
