@@ -197,17 +197,3 @@ fn json_errors(response: Response) -> Response {
     );
     Response::from_parts(parts, fresh.into_body())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::service_of;
-
-    #[test]
-    fn services_and_apps_are_read_off_the_path() {
-        assert_eq!(service_of("/silo/v1/entries/x"), ("silo", "v1"));
-        assert_eq!(service_of("/apps/pdf/v1/preview"), ("apps/pdf", "v1"));
-        assert_eq!(service_of("/apps/pdf"), ("apps/pdf", ""));
-        assert_eq!(service_of("/utils"), ("utils", ""));
-        assert_eq!(service_of("/"), ("", ""));
-    }
-}

@@ -192,3 +192,17 @@ impl MetricHandles {
         self.duration.record(seconds);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::service_of;
+
+    #[test]
+    fn services_and_apps_are_read_off_the_path() {
+        assert_eq!(service_of("/silo/v1/entries/x"), ("silo", "v1"));
+        assert_eq!(service_of("/apps/pdf/v1/preview"), ("apps/pdf", "v1"));
+        assert_eq!(service_of("/apps/pdf"), ("apps/pdf", ""));
+        assert_eq!(service_of("/utils"), ("utils", ""));
+        assert_eq!(service_of("/"), ("", ""));
+    }
+}

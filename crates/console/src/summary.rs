@@ -50,10 +50,9 @@ impl Summary {
     /// The summary of an envelope (JSON text); empty when it is not readable.
     pub fn of(envelope: &Value) -> Summary {
         let doc = &envelope["doc"];
-        let number = match (text(doc, &["series"]), text(doc, &["code"])) {
-            (Some(s), Some(c)) => Some(format!("{s}-{c}")),
-            (s, c) => c.or(s),
-        };
+        let part = |key| text(doc, &[key]).unwrap_or_default();
+        let number =
+            Some(gobl::bill::series_code(&part("series"), &part("code"))).filter(|n| !n.is_empty());
         Summary {
             number,
             supplier: party(doc, "supplier"),

@@ -69,8 +69,12 @@ impl Silo {
         if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, &prepared.text).await? {
             return match self.find(ws, entry.id).await? {
                 Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
-                    // A repeated request also repairs an index write a crash interrupted.
-                    self.index_related(ws, &stored, &refs).await?;
+                    // A repeated request also repairs an index write a crash interrupted
+                    // (a read finds it whole almost always; the write is only the repair).
+                    let indexed = db::related::count(self.store(), ws, stored.id).await?;
+                    if indexed != refs.len() {
+                        self.index_related(ws, &stored, &refs).await?;
+                    }
                     Ok(stored)
                 }
                 Some(_) => Err(SiloError::Conflict(format!(
@@ -163,6 +167,10 @@ impl Silo {
         let prepared = match update.data {
             None => None,
             Some(text) => {
+                let text = match update.merge_patch {
+                    true => merged_document(&current, &text)?,
+                    false => text,
+                };
                 let keys = if text.contains("\"sigs\"") {
                     Some(self.keys(ws).await?)
                 } else {
@@ -451,6 +459,23 @@ fn check_labels(
     } else {
         Err(SiloError::Invalid(bad))
     }
+}
+
+/// The current document with the merge patch `patch` applied (to the document, or to the
+/// envelope when the patch has a `doc` member), as JSON text.
+fn merged_document(current: &Entry, patch: &str) -> SiloResult<String> {
+    let patch = gobl::json::parse(patch).map_err(|e| SiloError::invalid("data", e.to_string()))?;
+    let mut doc = current
+        .envelope_value()
+        .and_then(|env| env.get("doc").cloned())
+        .ok_or_else(|| {
+            SiloError::Store(StoreError::Corrupt(format!(
+                "envelope {} without its document",
+                current.id
+            )))
+        })?;
+    patch::merge(&mut doc, patch.get("doc").unwrap_or(&patch));
+    Ok(doc.to_json_string())
 }
 
 #[cfg(test)]

@@ -96,8 +96,12 @@ pub struct NewEnvelope {
 /// A change to an envelope (`PATCH`); `None` leaves a field as it is.
 #[derive(Debug, Clone, Default)]
 pub struct EnvelopeUpdate {
-    /// New data (envelope or bare document, as JSON text).
+    /// New data (envelope or bare document, as JSON text), or with `merge_patch` an RFC 7396
+    /// merge patch of the current document (or of the envelope, when it has a `doc` member),
+    /// whose result is built as a bare document is.
     pub data: Option<String>,
+    /// `data` is a merge patch (see `data`).
+    pub merge_patch: bool,
     /// New folder; `Some("")` clears it.
     pub folder: Option<String>,
     /// New tags.

@@ -75,11 +75,7 @@ impl Silo {
                     page.next_created_at = Some(boundary + step);
                 }
             }
-            let last = &entries[entries.len() - 1];
-            page.next = Some(Position {
-                created_at: last.created_at,
-                id: last.id,
-            });
+            page.next = entries.last().map(Entry::position);
         }
         self.attach(ws, &mut entries).await?;
         page.items = entries;

@@ -89,14 +89,18 @@ pub async fn table(console: &Console, ws: Scope, lang: Lang, jobs: &[Job]) -> Ma
     }
 }
 
+/// The names of the jobs' workflows, each read once and all at the same time.
 async fn workflow_names(console: &Console, ws: Scope, jobs: &[Job]) -> HashMap<Uuid, String> {
+    let ids: std::collections::HashSet<Uuid> = jobs.iter().map(|j| j.workflow_id).collect();
+    let mut reads = tokio::task::JoinSet::new();
+    for id in ids {
+        let transform = console.transform.clone();
+        reads.spawn(async move { (id, transform.workflow(ws, id).await) });
+    }
     let mut names = HashMap::new();
-    for job in jobs {
-        if names.contains_key(&job.workflow_id) {
-            continue;
-        }
-        if let Ok(w) = console.transform.workflow(ws, job.workflow_id).await {
-            names.insert(job.workflow_id, w.definition.name);
+    while let Some(read) = reads.join_next().await {
+        if let Ok((id, Ok(w))) = read {
+            names.insert(id, w.definition.name);
         }
     }
     names

@@ -128,20 +128,17 @@ async fn din_5008_puts_the_recipient_in_the_window_and_marks_the_folds() {
     assert!((w - 595.3).abs() < 1.0 && (h - 841.9).abs() < 1.0, "A4");
     // The address field: 20 mm from the left, 45 mm from the top, 85 × 45 mm (in points).
     let mm = |v: f64| format!("{}", (v * 72.0 / 25.4).round());
-    let window = poppler(
-        "pdftotext",
-        &[
-            "-x",
-            &mm(20.0),
-            "-y",
-            &mm(45.0),
-            "-W",
-            &mm(85.0),
-            "-H",
-            &mm(45.0),
-        ],
-        &pdf,
-    );
+    // pdftotext's crop to that field
+    let field = [mm(20.0), mm(45.0), mm(85.0), mm(45.0)];
+    let in_field = |pdf: &[u8]| {
+        let [x, y, w, h] = &field;
+        poppler(
+            "pdftotext",
+            &["-x", x.as_str(), "-y", y, "-W", w, "-H", h],
+            pdf,
+        )
+    };
+    let window = in_field(&pdf);
     assert!(window.contains("Bundesamt für Beispiele"), "{window}");
     assert!(window.contains("53113 Bonn"), "{window}");
     assert!(
@@ -179,20 +176,7 @@ async fn din_5008_puts_the_recipient_in_the_window_and_marks_the_folds() {
     assert!(darkest(125.0) > 250, "no mark elsewhere");
     // The A4 layout has no marks.
     let plain = preview(&app, json!({"data": invoice()})).await;
-    let plain_text = poppler(
-        "pdftotext",
-        &[
-            "-x",
-            &mm(20.0),
-            "-y",
-            &mm(45.0),
-            "-W",
-            &mm(85.0),
-            "-H",
-            &mm(45.0),
-        ],
-        &plain,
-    );
+    let plain_text = in_field(&plain);
     assert_ne!(plain_text, window);
 }
 

@@ -39,3 +39,13 @@ impl CalcError {
         }
     }
 }
+
+/// A document's number as GOBL joins its series and code (`SAMPLE-001`): either alone when the
+/// other is empty, empty when both are.
+pub fn series_code(series: &str, code: &str) -> String {
+    match (series, code) {
+        ("", code) => code.to_string(),
+        (series, "") => series.to_string(),
+        (series, code) => format!("{series}-{code}"),
+    }
+}

@@ -108,10 +108,7 @@ fn browsed(
     (entry, [series, code, supplier, customer, currency, payable]): (crate::Entry, [String; 6]),
 ) -> Browsed {
     let some = |s: String| (!s.is_empty()).then_some(s);
-    let number = match (some(series), some(code)) {
-        (Some(s), Some(c)) => Some(format!("{s}-{c}")),
-        (s, c) => c.or(s),
-    };
+    let number = some(gobl::bill::series_code(&series, &code));
     Browsed {
         entry,
         number,

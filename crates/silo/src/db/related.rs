@@ -46,6 +46,18 @@ pub(crate) async fn replace(
     Ok(())
 }
 
+/// How many references of the envelope are indexed.
+pub(crate) async fn count(store: &Store, ws: Scope, envelope_id: Uuid) -> SiloResult<usize> {
+    let row = ws
+        .query(
+            "SELECT COUNT(*) AS n FROM silo_related WHERE workspace_id = $1 AND envelope_id = $2",
+        )
+        .bind(envelope_id.to_string())
+        .fetch_one(store.pool())
+        .await?;
+    Ok(row.try_get::<i64, _>("n")?.max(0) as usize)
+}
+
 /// Up to `count` envelopes mentioning one of the targets, newest first, with their contexts;
 /// through the `(workspace_id, target, created_at, envelope_id)` index.
 pub(crate) async fn page(

@@ -412,12 +412,9 @@ pub(super) async fn update(
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopePatch>,
 ) -> ApiResult<Json<EnvelopeOut>> {
-    let data = match body.data {
-        None => None,
-        Some(data) => Some(data_of(&silo, caller.scope(), id, body.content_type, &data).await?),
-    };
     let update = EnvelopeUpdate {
-        data,
+        data: body.data.map(|d| d.get().to_owned()),
+        merge_patch: merge_patch(body.content_type.as_deref())?,
         folder: body.folder,
         tags: body.tags,
         meta: body.meta,
@@ -430,31 +427,11 @@ pub(super) async fn update(
     Ok(Json(EnvelopeOut::from_entry(entry)?))
 }
 
-/// The new data of a `PATCH`, as its `content_type` says to read `data`.
-async fn data_of(
-    silo: &Silo,
-    ws: Scope,
-    id: Uuid,
-    content_type: Option<String>,
-    data: &RawValue,
-) -> ApiResult<String> {
-    match content_type.as_deref().unwrap_or("application/json") {
-        "application/json" | "" => Ok(data.get().to_owned()),
-        "application/merge-patch+json" => {
-            let patch = gobl::json::parse(data.get())
-                .map_err(|e| ApiError::invalid_field("data", e.to_string()))?;
-            let current = silo.get(ws, id).await?;
-            let mut doc = current
-                .envelope_value()
-                .and_then(|env| env.get("doc").cloned())
-                .ok_or_else(|| ApiError::internal("a stored envelope without its document"))?;
-            let doc_patch = match patch.get("doc") {
-                Some(inner) => inner,
-                None => &patch,
-            };
-            crate::patch::merge(&mut doc, doc_patch);
-            Ok(doc.to_json_string())
-        }
+/// Whether a `PATCH`'s `data` is a merge patch, as its `content_type` says.
+fn merge_patch(content_type: Option<&str>) -> ApiResult<bool> {
+    match content_type.unwrap_or_default() {
+        "application/json" | "" => Ok(false),
+        "application/merge-patch+json" => Ok(true),
         "application/json-patch+json" => Err(ApiError::invalid_field(
             "content_type",
             "JSON Patch (RFC 6902) is not supported; send application/merge-patch+json",
