@@ -55,6 +55,7 @@ goal() {
     "invoice build with "*) echo "≥ 0.80 (add-on ≤ 20% more)" ;;
     "resident memory"*) echo "idle < 30 MB" ;;
     "GOBL → "*", "*" lines"*) echo "≥ 0.30" ;;
+    "UBL → GOBL, "*|"CII → GOBL, "*) echo "≥ 0.30" ;;
     *) echo "-" ;;
   esac
 }

@@ -1,5 +1,5 @@
-//! Conversions per second (GOBL → UBL, GOBL → CII, UBL → GOBL) for a 10-line and a 200-line
-//! invoice, against a baseline measured in the same run: `serde_json` parse + serialise of the
+//! Conversions per second (GOBL → UBL, GOBL → CII, UBL → GOBL, CII → GOBL) for a 10-line and
+//! a 200-line invoice, against a baseline measured in the same run: `serde_json` parse + serialise of the
 //! same GOBL envelope.
 
 // `criterion_group!` generates an undocumented public function.
@@ -53,17 +53,52 @@ fn per_second<T>(f: impl Fn() -> T, budget: Duration) -> f64 {
     n as f64 / start.elapsed().as_secs_f64()
 }
 
+/// The serde_json round trip of the baseline.
+fn round_trip(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).expect("parse");
+    serde_json::to_string(&v).expect("serialise")
+}
+
+/// `CONVERT_COUNT=WHAT:LINES:N` runs one conversion (`json`, `ubl`, `cii`, `ubl-import`,
+/// `cii-import`) N times and nothing else, for an instruction count under callgrind: the
+/// conversion's instructions are the difference between two counts, over that of `json`.
+fn count_only() -> bool {
+    let Ok(spec) = std::env::var("CONVERT_COUNT") else {
+        return false;
+    };
+    let mut parts = spec.split(':');
+    let what = parts.next().unwrap_or("");
+    let lines: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(10);
+    let n: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let envelope = invoice(lines);
+    let text = serde_json::to_string(&envelope).expect("serialise");
+    let ubl = generate(&envelope, Format::Ubl).expect("UBL").xml;
+    let cii = generate(&envelope, Format::Cii).expect("CII").xml;
+    for _ in 0..n {
+        match what {
+            "json" => drop(std::hint::black_box(round_trip(&text))),
+            "ubl" => drop(std::hint::black_box(generate(&envelope, Format::Ubl))),
+            "cii" => drop(std::hint::black_box(generate(&envelope, Format::Cii))),
+            "ubl-import" => drop(std::hint::black_box(import(ubl.as_bytes()))),
+            "cii-import" => drop(std::hint::black_box(import(cii.as_bytes()))),
+            other => panic!("CONVERT_COUNT: unknown conversion {other:?}"),
+        }
+    }
+    true
+}
+
 fn bench(c: &mut Criterion) {
+    if count_only() {
+        return;
+    }
     for lines in [10, 200] {
         let envelope = invoice(lines);
         let text = serde_json::to_string(&envelope).expect("serialise");
         let ubl = generate(&envelope, Format::Ubl).expect("UBL").xml;
+        let cii = generate(&envelope, Format::Cii).expect("CII").xml;
         let mut group = c.benchmark_group(format!("{lines} lines"));
         group.bench_function("baseline serde_json parse+serialise", |b| {
-            b.iter(|| {
-                let v: Value = serde_json::from_str(&text).expect("parse");
-                serde_json::to_string(&v).expect("serialise")
-            })
+            b.iter(|| round_trip(&text))
         });
         group.bench_function("GOBL to UBL", |b| {
             b.iter(|| generate(&envelope, Format::Ubl).expect("UBL"))
@@ -74,21 +109,23 @@ fn bench(c: &mut Criterion) {
         group.bench_function("UBL to GOBL", |b| {
             b.iter(|| import(ubl.as_bytes()).expect("import"))
         });
+        group.bench_function("CII to GOBL", |b| {
+            b.iter(|| import(cii.as_bytes()).expect("import"))
+        });
         group.finish();
         let budget = Duration::from_millis(1500);
-        let plain = per_second(
-            || {
-                let v: Value = serde_json::from_str(&text).expect("parse");
-                serde_json::to_string(&v).expect("serialise")
-            },
-            budget,
-        );
+        let plain = per_second(|| round_trip(&text), budget);
         for (name, rate) in [
             (
                 "GOBL → UBL",
                 per_second(|| generate(&envelope, Format::Ubl), budget),
             ),
+            (
+                "GOBL → CII",
+                per_second(|| generate(&envelope, Format::Cii), budget),
+            ),
             ("UBL → GOBL", per_second(|| import(ubl.as_bytes()), budget)),
+            ("CII → GOBL", per_second(|| import(cii.as_bytes()), budget)),
         ] {
             println!(
                 "BENCH | {name}, {lines} lines | {rate:.0}/s | serde_json parse+serialise {plain:.0}/s | {:.2}",
