@@ -2,6 +2,8 @@
 //! EN 16931 model, checks the model against the format's rules and writes it in its syntax.
 
 use en16931_formats::report::{Entry, Kind};
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use crate::context::{Context, RuleSet};
@@ -163,7 +165,7 @@ fn derive_delivery_receiver<'a>(
     input: &'a Value,
     ctx: &Context,
     notes: &mut Vec<Finding>,
-) -> std::borrow::Cow<'a, Value> {
+) -> Cow<'a, Value> {
     let doc = if gobl::builder::is_envelope(input) {
         &input["doc"]
     } else {
@@ -175,7 +177,7 @@ fn derive_delivery_receiver<'a>(
             .is_some_and(|d| d.get("receiver").is_none())
         && input.get("sigs").is_none_or(Value::is_null);
     let Some(customer) = doc.get("customer").filter(|_| needs) else {
-        return std::borrow::Cow::Borrowed(input);
+        return Cow::Borrowed(input);
     };
     let mut receiver = serde_json::Map::new();
     for key in ["name", "addresses"] {
@@ -198,13 +200,13 @@ fn derive_delivery_receiver<'a>(
                   address are written as the deliver-to party"
             .into(),
     });
-    std::borrow::Cow::Owned(out)
+    Cow::Owned(out)
 }
 
 /// The built envelope to convert: a bare document, or an unsigned envelope whose document
 /// lacks an add-on the format needs, is built again with the add-ons added (as the reference
 /// converters do); a signed envelope is converted as it is.
-fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
+fn prepare<'a>(input: &'a Value, ctx: &Context) -> Result<Cow<'a, Value>, Error> {
     let is_envelope = gobl::builder::is_envelope(input);
     let doc = if is_envelope { &input["doc"] } else { input };
     let present: Vec<&str> = doc
@@ -220,7 +222,7 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
         .collect();
     let signed = input.get("sigs").is_some_and(|s| !s.is_null());
     if is_envelope && input.get("head").is_some() && (missing.is_empty() || signed) {
-        return Ok(input.clone());
+        return Ok(Cow::Borrowed(input));
     }
     let mut input = input.clone();
     let target = if is_envelope {
@@ -233,7 +235,7 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
         addons.extend(missing.iter().map(|a| json!(a)));
         obj.insert("$addons".into(), Value::Array(addons));
     }
-    gobl::builder::build(input).map_err(|faults| {
+    let built = gobl::builder::build(input).map_err(|faults| {
         Error::Gobl(
             faults
                 .0
@@ -241,7 +243,8 @@ fn prepare(input: &Value, ctx: &Context) -> Result<Value, Error> {
                 .map(|f| Finding::gobl(f, Severity::Fatal))
                 .collect(),
         )
-    })
+    })?;
+    Ok(Cow::Owned(built))
 }
 
 /// The format's rules over the model.

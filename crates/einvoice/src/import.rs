@@ -17,9 +17,10 @@ pub struct Imported {
     pub notes: Vec<Finding>,
 }
 
-const UBL_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
-const UBL_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
-const CII: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
+pub(crate) const UBL_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+pub(crate) const UBL_CREDIT_NOTE: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+pub(crate) const CII: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
 
 /// The root element's local name and namespace, without reading further than it.
 fn root(xml: &[u8]) -> Result<(String, String), Error> {
@@ -116,7 +117,7 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
             namespace,
         });
     };
-    let (cleaned, foreign) = without_foreign_elements(xml, syntax);
+    let (cleaned, foreign) = crate::foreign::without_foreign_elements(xml, syntax);
     let xml = cleaned.as_deref().map(str::as_bytes).unwrap_or(xml);
     let mut read = en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))?;
     let mut notes: Vec<Finding> = foreign;
@@ -133,128 +134,6 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
         envelope,
         notes,
     })
-}
-
-const UBL_AGGREGATE: &str =
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const UBL_BASIC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
-const UBL_EXTENSION: &str =
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2";
-const CII_AGGREGATE: &str =
-    "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
-const CII_UNQUALIFIED: &str = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100";
-const CII_QUALIFIED: &str = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100";
-
-/// Deeper than any invoice nests (quick-xml's namespace scopes overflow at 65,536 levels).
-const MAX_SCAN_DEPTH: usize = 512;
-
-/// The namespaces of a syntax's elements.
-fn namespaces(syntax: Syntax) -> &'static [&'static str] {
-    match syntax {
-        Syntax::Ubl => &[
-            UBL_INVOICE,
-            UBL_CREDIT_NOTE,
-            UBL_AGGREGATE,
-            UBL_BASIC,
-            UBL_EXTENSION,
-        ],
-        Syntax::Cii => &[CII, CII_AGGREGATE, CII_UNQUALIFIED, CII_QUALIFIED],
-    }
-}
-
-/// Elements are read by namespace URI, never by prefix: the syntax reader matches local names,
-/// so an element of another vocabulary (or of none) that happens to share a UBL or CII name
-/// is cut from the document before it is read, and each is reported. UBL extensions
-/// (`ext:UBLExtensions`) are kept whole: what they hold is theirs. `None` when nothing was
-/// cut (or the document is not well-formed, which the reader then reports).
-fn without_foreign_elements(xml: &[u8], syntax: Syntax) -> (Option<String>, Vec<Finding>) {
-    use quick_xml::events::Event;
-    use quick_xml::name::ResolveResult;
-    let Ok(text) = std::str::from_utf8(xml) else {
-        return (None, Vec::new());
-    };
-    let known = namespaces(syntax);
-    let mut reader = quick_xml::NsReader::from_str(text);
-    let mut path: Vec<String> = Vec::new();
-    let mut cut: Vec<(usize, usize)> = Vec::new();
-    let mut notes = Vec::new();
-    loop {
-        let before = reader.buffer_position() as usize;
-        let (ns, event) = match reader.read_resolved_event() {
-            Ok(r) => r,
-            Err(_) => return (None, Vec::new()),
-        };
-        let ns = match ns {
-            ResolveResult::Bound(n) => Some(String::from_utf8_lossy(n.as_ref()).into_owned()),
-            _ => None,
-        };
-        match event {
-            // the root, whose namespace decided the syntax
-            Event::Start(e) if path.is_empty() => {
-                path.push(String::from_utf8_lossy(e.local_name().as_ref()).into_owned());
-            }
-            Event::Empty(_) if path.is_empty() => {}
-            Event::Start(e) => {
-                let local = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
-                let known_ns = ns.as_deref().filter(|n| known.contains(n));
-                if known_ns.is_some() && known_ns != Some(UBL_EXTENSION) {
-                    path.push(local);
-                    if path.len() > MAX_SCAN_DEPTH {
-                        // no invoice nests this deep; the reader refuses it
-                        return (None, Vec::new());
-                    }
-                    continue;
-                }
-                let name = e.name().as_ref().to_vec();
-                if reader.read_to_end(quick_xml::name::QName(&name)).is_err() {
-                    return (None, Vec::new());
-                }
-                if known_ns.is_none() {
-                    cut.push((before, reader.buffer_position() as usize));
-                    notes.push(foreign_note(&path, &local, ns.as_deref()));
-                }
-            }
-            Event::Empty(e) => {
-                let local = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
-                if !ns.as_deref().is_some_and(|n| known.contains(&n)) {
-                    cut.push((before, reader.buffer_position() as usize));
-                    notes.push(foreign_note(&path, &local, ns.as_deref()));
-                }
-            }
-            Event::End(_) => {
-                path.pop();
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    if cut.is_empty() {
-        return (None, notes);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (start, end) in cut {
-        if let (Some(keep), true) = (text.get(at..start), end >= start) {
-            out.push_str(keep);
-            at = end;
-        }
-    }
-    out.push_str(text.get(at..).unwrap_or(""));
-    (Some(out), notes)
-}
-
-fn foreign_note(path: &[String], local: &str, ns: Option<&str>) -> Finding {
-    let namespace = ns
-        .map(|n| format!("namespace {n}"))
-        .unwrap_or("no namespace".into());
-    Finding {
-        rule: "folio-unmapped".into(),
-        severity: Severity::Information,
-        path: format!("{}/{local}", path.join("/")),
-        message: format!(
-            "element {local} in {namespace} is not an element of the invoice's syntax: not read"
-        ),
-    }
 }
 
 /// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on
@@ -335,7 +214,7 @@ fn required(inv: &en16931::Invoice) -> Result<(), Error> {
 /// warning note.
 fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
     let opts = gobl::builder::BuildOptions::default();
-    match gobl::builder::build_with(doc.clone(), &opts) {
+    match gobl::builder::build_with(doc, &opts) {
         Ok(envelope) => Ok(envelope),
         Err(invalid) if !invalid.envelope.is_null() => {
             notes.extend(

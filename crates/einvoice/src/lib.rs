@@ -11,6 +11,7 @@
 
 mod context;
 mod error;
+mod foreign;
 mod generate;
 mod gobl_doc;
 mod hybrid;

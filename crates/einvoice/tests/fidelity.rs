@@ -285,6 +285,67 @@ fn elements_of_other_namespaces_are_not_read_as_ubl_or_cii() {
     assert!(!got.envelope["doc"].to_string().contains("not a note"));
 }
 
+/// Whether the import reported an element of a foreign vocabulary, and kept its text out.
+fn cut_foreign(xml: &str) -> bool {
+    let got = import(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let reported = got
+        .notes
+        .iter()
+        .any(|n| n.rule == "folio-unmapped" && n.message.contains("not an element"));
+    reported && !got.envelope["doc"].to_string().contains("not a note")
+}
+
+#[test]
+fn foreign_elements_are_cut_however_their_namespace_is_declared() {
+    let ubl = plain().ubl();
+    let after = "<cbc:BuyerReference>04011000-12345-03</cbc:BuyerReference>";
+    let with = |extra: &str| ubl.replace(after, &format!("{after}{extra}"));
+    // a UBL prefix bound again, on the element, to another vocabulary
+    assert!(cut_foreign(&with(
+        r#"<cbc:Note xmlns:cbc="urn:example:not-ubl">not a note</cbc:Note>"#
+    )));
+    // no namespace at all, under a root whose default namespace is undone
+    assert!(cut_foreign(&with(r#"<Note xmlns="">not a note</Note>"#)));
+    // the XML namespace's own prefix
+    assert!(cut_foreign(&with(r#"<xml:Note>not a note</xml:Note>"#)));
+    // a prefix of another vocabulary declared on the root and used deep inside
+    let declared = ubl.replacen(
+        "xmlns:cbc=",
+        r#"xmlns:x="urn:example:not-ubl" xmlns:cbc="#,
+        1,
+    );
+    assert!(cut_foreign(
+        &declared.replace(after, &format!("{after}<x:Note>not a note</x:Note>"))
+    ));
+    // declared and never used on an element (xsi, as many senders do): nothing to cut
+    let unused = ubl.replacen(
+        "xmlns:cbc=",
+        r#"xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:cbc="#,
+        1,
+    );
+    assert!(!cut_foreign(&unused.replace(
+        after,
+        &format!("{after}<cbc:Note>not a note</cbc:Note>")
+    )));
+    // CII has no default namespace: an unprefixed element is in none
+    let cii = plain().cii();
+    let at = cii.find("<ram:").expect("a ram element");
+    let mut unprefixed = cii.clone();
+    unprefixed.insert_str(
+        at,
+        "<IncludedNote><Content>not a note</Content></IncludedNote>",
+    );
+    assert!(cut_foreign(&unprefixed));
+    // a comment that looks like an unprefixed element changes nothing
+    let mut commented = cii.clone();
+    commented.insert_str(at, "<!-- <Note>not a note</Note> -->");
+    let mut got = import(commented.as_bytes()).unwrap().envelope["doc"].take();
+    let mut want = import(cii.as_bytes()).unwrap().envelope["doc"].take();
+    got.as_object_mut().unwrap().remove("uuid");
+    want.as_object_mut().unwrap().remove("uuid");
+    assert_eq!(got, want);
+}
+
 // ---- line totals ------------------------------------------------------------------------
 
 #[test]
