@@ -19,11 +19,16 @@ pub(crate) fn string(v: &Value, path: &str) -> Option<String> {
 
 /// The member at a `/`-separated path (`supplier/addresses/0/locality`).
 pub(crate) fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('/')
-        .try_fold(v, |v, key| match key.parse::<usize>() {
-            Ok(i) => v.get(i),
-            Err(_) => v.get(key),
-        })
+    path.split('/').try_fold(v, |v, key| {
+        // a member name never starts with a digit: only an index is parsed as one
+        match key.as_bytes().first() {
+            Some(c) if c.is_ascii_digit() => match key.parse::<usize>() {
+                Ok(i) => v.get(i),
+                Err(_) => v.get(key),
+            },
+            _ => v.get(key),
+        }
+    })
 }
 
 /// The array at a path, empty when absent.
@@ -36,13 +41,11 @@ pub(crate) fn list<'a>(v: &'a Value, path: &str) -> &'a [Value] {
 
 /// A decimal from a GOBL amount string or JSON number.
 pub(crate) fn decimal(v: &Value, path: &str) -> Option<Decimal> {
-    let raw = at(v, path)?;
-    let s = match raw {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => return None,
-    };
-    Decimal::from_str(s.trim()).ok()
+    match at(v, path)? {
+        Value::String(s) => Decimal::from_str(s.trim()).ok(),
+        Value::Number(n) => Decimal::from_str(&n.to_string()).ok(),
+        _ => None,
+    }
 }
 
 /// An amount rounded to the cent, as EN 16931 states document amounts.

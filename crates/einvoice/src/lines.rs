@@ -20,7 +20,11 @@ pub(crate) fn write(doc: &Value) -> Vec<InvoiceLine> {
 fn line(n: usize, l: &Value) -> InvoiceLine {
     let id = l
         .get("i")
-        .map(|i| i.to_string().trim_matches('"').to_string())
+        .map(|i| match i {
+            // as the JSON text has it, without a string's quotes
+            Value::Number(n) => n.to_string(),
+            other => other.to_string().trim_matches('"').to_string(),
+        })
         .unwrap_or_else(|| (n + 1).to_string());
     let vat = vat(l);
     let mut line = InvoiceLine::new(
@@ -77,19 +81,19 @@ fn vat(l: &Value) -> LineVat {
 }
 
 fn item(l: &Value) -> Item {
-    let i = l.get("item").cloned().unwrap_or_default();
+    let i = l.get("item").unwrap_or(&Value::Null);
     Item {
-        name: string(&i, "name"),
-        description: string(&i, "description"),
-        seller_identifier: string(&i, "ref"),
-        standard_identifier: list(&i, "identities").iter().find_map(|id| {
+        name: string(i, "name"),
+        description: string(i, "description"),
+        seller_identifier: string(i, "ref"),
+        standard_identifier: list(i, "identities").iter().find_map(|id| {
             let code = string(id, "code")?;
             Some(match ext(id, "iso-scheme-id") {
                 Some(s) => Identifier::schemed(code, s),
                 None => Identifier::new(code),
             })
         }),
-        origin_country: text(&i, "origin").map(Code::new),
+        origin_country: text(i, "origin").map(Code::new),
         ..Item::default()
     }
 }

@@ -134,24 +134,24 @@ pub(crate) fn allowances_charges(doc: &Value, member: &str) -> Vec<DocumentAllow
 
 /// BG-22 from `totals`. BT-110 is the VAT category's amount (other taxes are not VAT).
 pub(crate) fn totals(doc: &Value) -> DocumentTotals {
-    let t = doc.get("totals").cloned().unwrap_or_default();
+    let t = doc.get("totals").unwrap_or(&Value::Null);
     let vat = list(doc, "totals/taxes/categories")
         .iter()
         .find(|c| text(c, "code") == Some("VAT"))
         .and_then(|c| amount(c, "amount"));
-    let paid = amount(&t, "advance");
+    let paid = amount(t, "advance");
     DocumentTotals {
-        line_total: amount(&t, "sum").unwrap_or_default(),
-        allowance_total: amount(&t, "discount"),
-        charge_total: amount(&t, "charge"),
-        taxable_total: amount(&t, "total").unwrap_or_default(),
+        line_total: amount(t, "sum").unwrap_or_default(),
+        allowance_total: amount(t, "discount"),
+        charge_total: amount(t, "charge"),
+        taxable_total: amount(t, "total").unwrap_or_default(),
         vat_total: vat.or(Some(en16931::InvoiceAmount::ZERO)),
         vat_total_accounting: None,
-        gross_total: amount(&t, "total_with_tax").unwrap_or_default(),
+        gross_total: amount(t, "total_with_tax").unwrap_or_default(),
         paid,
-        rounding: amount(&t, "rounding"),
-        due: amount(&t, "due")
-            .or_else(|| amount(&t, "payable"))
+        rounding: amount(t, "rounding"),
+        due: amount(t, "due")
+            .or_else(|| amount(t, "payable"))
             .unwrap_or_default(),
     }
 }
