@@ -98,12 +98,10 @@ pub(crate) fn without_foreign_elements(
                     notes.push(foreign_note(&path, &local, ns_name.as_deref()));
                 }
             }
-            Event::Empty(e) => {
-                if ns_known.is_none() {
-                    let local = local_name(text, before, &e);
-                    cut.push((before, reader.buffer_position() as usize));
-                    notes.push(foreign_note(&path, &local, ns_name.as_deref()));
-                }
+            Event::Empty(e) if ns_known.is_none() => {
+                let local = local_name(text, before, &e);
+                cut.push((before, reader.buffer_position() as usize));
+                notes.push(foreign_note(&path, &local, ns_name.as_deref()));
             }
             Event::End(_) => {
                 path.pop();
