@@ -186,7 +186,7 @@ fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
         out.insert("percent".into(), json!(format!("{}%", pct.normalized())));
         out.insert("base".into(), json!(base.to_string()));
     }
-    out.insert("taxes".into(), json!([lines_parse::vat_combo(&a.vat)]));
+    out.insert("taxes".into(), Value::Array(vec![lines_parse::vat_combo(&a.vat)]));
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }

@@ -98,17 +98,18 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
     put(&mut item, "ref", l.item.seller_identifier.as_deref());
     put(&mut item, "name", l.item.name.as_deref());
     put(&mut item, "description", l.item.description.as_deref());
-    item.insert("price".into(), json!(price.to_string()));
+    // values are made as they are (`json!` of an expression goes through a serialiser)
+    item.insert("price".into(), Value::String(price.to_string()));
     item.insert(
         "unit".into(),
-        json!(crate::lines::gobl_unit(l.unit_code.as_str())),
+        Value::String(crate::lines::gobl_unit(l.unit_code.as_str())),
     );
     if let Some(id) = &l.item.standard_identifier {
         let mut identity = json!({"code": id.content()});
         if let Some(s) = id.scheme() {
             identity["ext"] = json!({"iso-scheme-id": s});
         }
-        item.insert("identities".into(), json!([identity]));
+        item.insert("identities".into(), Value::Array(vec![identity]));
     }
     put(
         &mut item,
@@ -116,7 +117,7 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
         l.item.origin_country.as_ref().map(|c| c.as_str()),
     );
     let mut out = Map::new();
-    out.insert("quantity".into(), json!(qty.normalize().to_string()));
+    out.insert("quantity".into(), Value::String(qty.normalize().to_string()));
     out.insert("item".into(), Value::Object(item));
     let discounts = l.allowances.iter();
     put_list(
@@ -134,7 +135,7 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
             .map(|c| allowance_charge(c, "untdid-charge"))
             .collect(),
     );
-    out.insert("taxes".into(), json!([vat_combo(&l.vat)]));
+    out.insert("taxes".into(), Value::Array(vec![vat_combo(&l.vat)]));
     if let Some(note) = l.note.as_deref() {
         out.insert("notes".into(), json!([{"text": note}]));
     }
@@ -154,7 +155,7 @@ fn unit_price(l: &InvoiceLine) -> Option<Decimal> {
 fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
-    out.insert("amount".into(), json!(a.amount.to_string()));
+    out.insert("amount".into(), Value::String(a.amount.to_string()));
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }
@@ -167,7 +168,8 @@ fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
 /// intra-community, export, outside the scope) take none, whatever the document states.
 pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     let category = vat.category.as_str();
-    let mut combo = json!({"cat": "VAT"});
+    let mut combo = Map::new();
+    combo.insert("cat".into(), Value::from("VAT"));
     let key = match category {
         "S" => Some("standard"),
         "Z" => Some("zero"),
@@ -179,14 +181,19 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
         _ => None,
     };
     if let Some(key) = key {
-        combo["key"] = json!(key);
+        combo.insert("key".into(), Value::from(key));
     }
-    combo["ext"] = json!({"untdid-tax-category": category});
+    let mut ext = Map::new();
+    ext.insert("untdid-tax-category".into(), Value::from(category));
+    combo.insert("ext".into(), Value::Object(ext));
     let has_percent = !matches!(category, "E" | "AE" | "K" | "G" | "O");
     if let Some(rate) = vat.rate.filter(|_| has_percent) {
-        combo["percent"] = json!(format!("{}%", rate.normalized()));
+        combo.insert(
+            "percent".into(),
+            Value::String(format!("{}%", rate.normalized())),
+        );
     } else if category == "Z" {
-        combo["percent"] = json!("0%");
+        combo.insert("percent".into(), Value::from("0%"));
     }
-    combo
+    Value::Object(combo)
 }

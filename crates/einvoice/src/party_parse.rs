@@ -109,6 +109,6 @@ pub(crate) fn put_list(out: &mut Map<String, Value>, key: &str, items: Vec<Value
 /// Sets `key` when the value has text.
 pub(crate) fn put(out: &mut Map<String, Value>, key: &str, value: Option<&str>) {
     if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
-        out.insert(key.into(), json!(v));
+        out.insert(key.into(), Value::from(v));
     }
 }
