@@ -68,13 +68,13 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert(
         "$schema".into(),
-        json!("https://gobl.org/draft-0/bill/invoice"),
+        Value::from("https://gobl.org/draft-0/bill/invoice"),
     );
     if let Some(c) = &seller_country {
         doc.insert("$regime".into(), json!(c));
     }
     doc.insert("$addons".into(), json!(["eu-en16931-v2017"]));
-    doc.insert("type".into(), json!(gobl_type(type_code)));
+    doc.insert("type".into(), Value::from(gobl_type(type_code)));
     // the add-on's scenarios set the document type from the GOBL type and these tags
     let tag = match type_code {
         "326" => Some("partial"),
@@ -88,10 +88,10 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     }
     put(&mut doc, "code", inv.number.as_deref());
     if let Some(d) = inv.issue_date {
-        doc.insert("issue_date".into(), json!(d.to_string()));
+        doc.insert("issue_date".into(), Value::String(d.to_string()));
     }
     if let Some(d) = inv.vat_point_date {
-        doc.insert("value_date".into(), json!(d.to_string()));
+        doc.insert("value_date".into(), Value::String(d.to_string()));
     }
     put(
         &mut doc,
@@ -115,7 +115,7 @@ fn preceding(inv: &Invoice, doc: &mut Map<String, Value>) {
                 let mut m = Map::new();
                 put(&mut m, "code", Some(p.reference.as_str()));
                 if let Some(d) = p.issue_date {
-                    m.insert("issue_date".into(), json!(d.to_string()));
+                    m.insert("issue_date".into(), Value::String(d.to_string()));
                 }
                 Value::Object(m)
             })
@@ -177,16 +177,22 @@ fn gobl_type(code: &str) -> &'static str {
 fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
-    out.insert("amount".into(), json!(a.amount.to_string()));
+    out.insert("amount".into(), Value::String(a.amount.to_string()));
     // BT-94 / BT-93 (BT-101 / BT-100): GOBL calculates the amount from them, so they are
     // carried only when they give the document's amount
     if let (Some(pct), Some(base)) = (a.percentage, a.base_amount)
         && percent_gives_amount(a)
     {
-        out.insert("percent".into(), json!(format!("{}%", pct.normalized())));
-        out.insert("base".into(), json!(base.to_string()));
+        out.insert(
+            "percent".into(),
+            Value::String(format!("{}%", pct.normalized())),
+        );
+        out.insert("base".into(), Value::String(base.to_string()));
     }
-    out.insert("taxes".into(), Value::Array(vec![lines_parse::vat_combo(&a.vat)]));
+    out.insert(
+        "taxes".into(),
+        Value::Array(vec![lines_parse::vat_combo(&a.vat)]),
+    );
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }
@@ -242,7 +248,7 @@ fn delivery(inv: &Invoice) -> Option<Value> {
     let d = inv.delivery.as_ref()?;
     let mut out = Map::new();
     if let Some(date) = d.date {
-        out.insert("date".into(), json!(date.to_string()));
+        out.insert("date".into(), Value::String(date.to_string()));
     }
     if let Some(id) = &d.location {
         let mut identity = json!({"code": id.content()});

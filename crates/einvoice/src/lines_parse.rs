@@ -117,7 +117,10 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
         l.item.origin_country.as_ref().map(|c| c.as_str()),
     );
     let mut out = Map::new();
-    out.insert("quantity".into(), Value::String(qty.normalize().to_string()));
+    out.insert(
+        "quantity".into(),
+        Value::String(qty.normalize().to_string()),
+    );
     out.insert("item".into(), Value::Object(item));
     let discounts = l.allowances.iter();
     put_list(

@@ -15,7 +15,7 @@ pub(crate) fn read(p: &Party) -> Value {
     let mut identities: Vec<Value> = Vec::new();
     if let Some(legal) = &p.legal_registration {
         let mut id = identity(legal);
-        id["scope"] = json!("legal");
+        id["scope"] = Value::from("legal");
         identities.push(id);
     }
     identities.extend(p.identifiers.iter().map(identity));

@@ -43,7 +43,7 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
         let mut identities = Vec::new();
         if let Some(legal) = &payee.legal_registration {
             let mut id = crate::party_parse::identity(legal);
-            id["scope"] = json!("legal");
+            id["scope"] = Value::from("legal");
             identities.push(id);
         }
         identities.extend(payee.identifier.iter().map(crate::party_parse::identity));
@@ -56,7 +56,7 @@ pub(crate) fn read(inv: &Invoice) -> Option<Value> {
 fn instructions(p: &en16931::invoice::PaymentInstructions) -> Value {
     let code = p.means_code.as_ref().map(|c| c.as_str()).unwrap_or("1");
     let mut out = Map::new();
-    out.insert("key".into(), json!(means_key(code)));
+    out.insert("key".into(), Value::from(means_key(code)));
     put(&mut out, "detail", p.means_text.as_deref());
     put(&mut out, "ref", p.remittance_information.as_deref());
     match &p.means {
