@@ -1,5 +1,7 @@
 //! Envelope `PUT` throughput and latency over real HTTP (the silo/v1 router with auth, on an
-//! ephemeral port) against a raw insert of the same bytes into the same database, in one run.
+//! ephemeral port) against, in one run, a bare axum handler that inserts the request's bytes
+//! into the same database over HTTP (the goal's baseline: what a server that only stores the
+//! body costs), and a raw insert of the same bytes without HTTP (what the database alone costs).
 //!
 //! `cargo bench -p folio-silo --bench put` (SQLite; PostgreSQL too when
 //! `FOLIO_TEST_DATABASE_URL` is set). `SILO_BENCH_N` requests (default 2000), `SILO_BENCH_C`
@@ -27,6 +29,28 @@ fn envelope() -> String {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     // Compact (literals and order kept): a realistic stored size.
     gobl::json::parse(&text).unwrap().to_json_string()
+}
+
+/// A bare axum server on an ephemeral port whose one handler inserts the body as it came.
+async fn bare_insert_server(store: Store) -> String {
+    use axum::{Router, body::Bytes, extract::Path, routing::put};
+    let handler = move |Path(id): Path<String>, body: Bytes| {
+        let store = store.clone();
+        async move {
+            sqlx::query("INSERT INTO bench_raw (id, data) VALUES ($1, $2)")
+                .bind(id)
+                .bind(String::from_utf8_lossy(&body).as_ref())
+                .execute(store.pool())
+                .await
+                .unwrap();
+            "{}"
+        }
+    };
+    let app = Router::new().route("/bare/{id}", put(handler));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -131,17 +155,16 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
             }
         }
     };
-    let put = {
-        let (client, base, token, text) =
-            (client.clone(), base.clone(), token.clone(), text.clone());
+    // The same request to folio and to the bare server: `{"data": <envelope>}` under a new id.
+    let put_to = |url: String| {
+        let (client, token, text) = (client.clone(), token.clone(), text.clone());
         move |_i: usize| {
-            let (client, base, token, text) =
-                (client.clone(), base.clone(), token.clone(), text.clone());
+            let (client, url, token, text) = (client.clone(), url.clone(), token.clone(), text.clone());
             async move {
                 let id = Uuid::now_v7().to_string();
                 let body = format!(r#"{{"data":{}}}"#, text.replace(EXAMPLE_UUID, &id));
                 let resp = client
-                    .put(format!("{base}/silo/v1/envelopes/{id}"))
+                    .put(format!("{url}/{id}"))
                     .bearer_auth(&token)
                     .header("content-type", "application/json")
                     .body(body)
@@ -158,26 +181,30 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
             }
         }
     };
+    let put = put_to(format!("{base}/silo/v1/envelopes"));
+    let bare = put_to(format!("{}/bare", bare_insert_server(store.clone()).await));
     run(100, c, raw(store.clone(), text.clone())).await;
+    run(100, c, bare.clone()).await;
     run(100, c, put.clone()).await;
     // the planner statistics a running server has (see `testing::analyze`)
     testing::analyze(&store).await;
+    // Alternating, so drift on a shared machine falls on both sides.
     let raw1 = run(n, c, raw(store.clone(), text.clone())).await;
+    let bare1 = run(n, c, bare.clone()).await;
     let puts = run(n, c, put).await;
+    let bare2 = run(n, c, bare).await;
     let raw2 = run(n, c, raw(store.clone(), text.clone())).await;
     let raw_rate = (raw1.per_second() + raw2.per_second()) / 2.0;
+    let bare_rate = (bare1.per_second() + bare2.per_second()) / 2.0;
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "{label}: envelope {} bytes, {n} requests, {c} concurrent",
         text.len()
     );
-    println!(
-        "  PUT /silo/v1/envelopes/{{id}}: {:8.0}/s  p50 {:6.2} ms  p99 {:6.2} ms",
-        puts.per_second(),
-        ms(puts.pct(0.5)),
-        ms(puts.pct(0.99))
-    );
     for (name, r) in [
+        ("PUT /silo/v1/envelopes/{id}", &puts),
+        ("bare axum insert (before)", &bare1),
+        ("bare axum insert (after)", &bare2),
         ("raw insert (before)", &raw1),
         ("raw insert (after)", &raw2),
     ] {
@@ -189,16 +216,22 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
         );
     }
     println!(
-        "  ratio PUT / raw insert throughput: {:.2} (raw is {:.1}x faster)",
+        "  ratio PUT / bare axum insert: {:.2}; PUT / raw insert: {:.2}",
+        puts.per_second() / bare_rate,
         puts.per_second() / raw_rate,
-        raw_rate / puts.per_second()
     );
-    // the line `bench/run.sh` collects into its table
+    // the lines `bench/run.sh` collects into its table
     println!(
-        "BENCH | envelope PUT, {} B, {c} clients, {label} | {:.0}/s, p99 {:.1} ms | raw insert {raw_rate:.0}/s | {:.2}",
+        "BENCH | envelope PUT, {} B, {c} clients, {label} | {:.0}/s, p99 {:.1} ms | bare axum insert over HTTP {bare_rate:.0}/s, p99 {:.1} ms | {:.2}",
         text.len(),
         puts.per_second(),
         ms(puts.pct(0.99)),
+        ms(bare1.pct(0.99).max(bare2.pct(0.99))),
+        puts.per_second() / bare_rate
+    );
+    println!(
+        "BENCH | the envelope PUT against the database alone, {label} | {:.0}/s | raw insert {raw_rate:.0}/s | {:.2}",
+        puts.per_second(),
         puts.per_second() / raw_rate
     );
 }
