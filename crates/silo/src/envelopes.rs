@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
+use crate::summary::Summary;
 use crate::{Silo, db, patch, related};
 
 impl Silo {
@@ -66,7 +67,9 @@ impl Silo {
             context: None,
         };
         let refs = related::references(&prepared.envelope.doc, entry.id);
-        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, &prepared.text).await? {
+        let summary = Summary::of(entry.key.as_deref(), &prepared.envelope.doc);
+        let stored = (prepared.text.as_str(), &summary);
+        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, stored).await? {
             return match self.find(ws, entry.id).await? {
                 Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
                     // A repeated request also repairs an index write a crash interrupted
@@ -361,7 +364,10 @@ impl Silo {
             .await?;
             related::index(&mut tx, ws, &next, &p.envelope.doc).await?;
         }
-        if !db::envelopes::update(&mut tx, ws, &next, &read_version).await? {
+        let summary = prepared
+            .as_ref()
+            .map(|p| Summary::of(next.key.as_deref(), &p.envelope.doc));
+        if !db::envelopes::update(&mut tx, ws, &next, &read_version, summary.as_ref()).await? {
             tx.rollback().await?;
             return Err(SiloError::Conflict(
                 "the envelope changed meanwhile; read it again and retry".into(),

@@ -27,6 +27,7 @@ pub mod related;
 mod search;
 pub mod spool;
 mod states;
+mod summary;
 pub mod v1;
 
 pub use detached::Correction;
