@@ -57,7 +57,10 @@ pub(super) fn page_sql(
     }
     if let Some(p) = q.cursor {
         let (t, i) = (st.bind(millis(p.created_at)), st.bind(p.id.to_string()));
-        filters += &format!(" AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))");
+        filters += &format!(
+            " AND e.created_at <= {t} \
+             AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))"
+        );
     }
     let from = match matched {
         Some(m) => {

@@ -8,6 +8,8 @@ pub(crate) mod files;
 pub(crate) mod identities;
 pub(crate) mod keys;
 pub(crate) mod list;
+#[cfg(test)]
+mod plans;
 pub(crate) mod related;
 pub(crate) mod rows;
 pub(crate) mod search;

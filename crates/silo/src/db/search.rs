@@ -69,7 +69,10 @@ pub(super) fn matching_sql(
         .after
         .map(|(ms, id)| {
             let (t, i) = (st.bind(ms), st.bind(id.to_string()));
-            format!(" AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))")
+            format!(
+                " AND e.created_at <= {t} \
+                 AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))"
+            )
         })
         .unwrap_or_default();
     format!(
