@@ -17,6 +17,7 @@ mod envelopes;
 mod error;
 mod files;
 pub mod identities;
+mod import;
 pub mod ingest;
 pub mod keys;
 mod model;

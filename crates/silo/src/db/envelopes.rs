@@ -1,7 +1,7 @@
 //! `silo_envelopes` rows.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteQuery, WriteTx, millis};
 use sqlx::{Any, Executor, Row};
 use uuid::Uuid;
 
@@ -23,17 +23,45 @@ pub(crate) async fn create(
     ws: Scope,
     e: &Entry,
     fingerprint: &str,
-    (text, summary): (&str, &Summary),
+    row: (&str, &Summary),
 ) -> SiloResult<bool> {
-    let sql = store.backend().then_insert(
+    let sql = create_sql(store.backend());
+    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    Ok(q.write(store).await?.rows_affected() > 0)
+}
+
+/// [`create`] in the transaction `tx` (of `store`).
+pub(crate) async fn create_in(
+    tx: &mut WriteTx,
+    store: &Store,
+    ws: Scope,
+    e: &Entry,
+    fingerprint: &str,
+    row: (&str, &Summary),
+) -> SiloResult<bool> {
+    let sql = create_sql(store.backend());
+    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    Ok(tx.write(q).await?.rows_affected() > 0)
+}
+
+/// The envelope's row, then its first version when the row was new.
+fn create_sql(backend: Backend) -> String {
+    backend.then_insert(
         INSERT,
         "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data)",
         "$1, $2, $10, $3, $15",
         "",
-    );
-    let q = bind_new(ws.query(&sql), e, fingerprint).bind(text.to_owned());
-    let q = bind_summary(q, summary);
-    Ok(q.write(store).await?.rows_affected() > 0)
+    )
+}
+
+/// Binds every value of [`create_sql`] after the scope's `$1`.
+fn bind_create<'q>(
+    q: Query<'q>,
+    e: &Entry,
+    fingerprint: &str,
+    (text, summary): (&str, &Summary),
+) -> Query<'q> {
+    bind_summary(bind_new(q, e, fingerprint).bind(text.to_owned()), summary)
 }
 
 /// Binds `$2`..`$14` of [`INSERT`] (the scope bound `$1`).
