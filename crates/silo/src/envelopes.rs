@@ -322,7 +322,7 @@ impl Silo {
 
     /// Every version of the envelope, oldest first.
     pub async fn versions(&self, ws: Scope, id: Uuid) -> SiloResult<Vec<Version>> {
-        self.get(ws, id).await?;
+        self.exists(ws, id).await?;
         db::versions::list(self.store(), ws, id).await
     }
 

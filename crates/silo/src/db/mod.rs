@@ -15,6 +15,8 @@ pub(crate) mod rows;
 pub(crate) mod search;
 pub(crate) mod spool;
 pub(crate) mod states;
+#[cfg(test)]
+mod upgrade;
 pub(crate) mod versions;
 
 use sqlx::any::AnyArguments;
