@@ -57,11 +57,44 @@ const FIRST: &[&str] = &[
     "Delta", "Sierra", "Nova", "Costa", "Vista", "Prime", "Union", "Metro", "Terra", "Solar",
 ];
 const SECOND: &[&str] = &[
-    "Logistics", "Consulting", "Foods", "Textiles", "Software", "Pharma", "Motors", "Energy",
-    "Retail", "Design", "Holding", "Systems", "Trading", "Media", "Builders", "Labs", "Farms",
-    "Finance", "Travel", "Health", "Metals", "Optics", "Printing", "Water", "Studio",
+    "Logistics",
+    "Consulting",
+    "Foods",
+    "Textiles",
+    "Software",
+    "Pharma",
+    "Motors",
+    "Energy",
+    "Retail",
+    "Design",
+    "Holding",
+    "Systems",
+    "Trading",
+    "Media",
+    "Builders",
+    "Labs",
+    "Farms",
+    "Finance",
+    "Travel",
+    "Health",
+    "Metals",
+    "Optics",
+    "Printing",
+    "Water",
+    "Studio",
 ];
-const FORMS: &[&str] = &["GmbH", "S.L.", "SAS", "Ltd", "Sp. z o.o.", "Oy", "AS", "AE", "Inc.", "Pte. Ltd."];
+const FORMS: &[&str] = &[
+    "GmbH",
+    "S.L.",
+    "SAS",
+    "Ltd",
+    "Sp. z o.o.",
+    "Oy",
+    "AS",
+    "AE",
+    "Inc.",
+    "Pte. Ltd.",
+];
 
 /// A small deterministic generator (splitmix64): the same run makes the same envelopes.
 struct Rng(u64);
@@ -89,7 +122,8 @@ struct Templates(Vec<Vec<Envelope>>);
 
 impl Templates {
     fn build() -> Templates {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");
         let started = Instant::now();
         let all = REGIMES
             .iter()
@@ -102,7 +136,10 @@ impl Templates {
                 (1..=MAX_LINES).map(|k| built(&doc, k, country)).collect()
             })
             .collect();
-        eprintln!("templates: 10 regimes × {MAX_LINES} line counts built in {:.1} s", started.elapsed().as_secs_f64());
+        eprintln!(
+            "templates: 10 regimes × {MAX_LINES} line counts built in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
         Templates(all)
     }
 }
@@ -110,7 +147,11 @@ impl Templates {
 /// The regime's invoice with `k` lines (its own lines, repeated and renamed), built by GOBL.
 fn built(doc: &Value, k: usize, country: &str) -> Envelope {
     let mut doc = doc.clone();
-    let lines = doc.get("lines").and_then(Value::as_array).unwrap_or_default().to_vec();
+    let lines = doc
+        .get("lines")
+        .and_then(Value::as_array)
+        .unwrap_or_default()
+        .to_vec();
     let many: Vec<Value> = (0..k)
         .map(|j| {
             let mut line = lines[j % lines.len()].clone();
@@ -118,7 +159,11 @@ fn built(doc: &Value, k: usize, country: &str) -> Envelope {
                 members.retain(|(name, _)| !matches!(name.as_str(), "i" | "sum" | "total"));
             }
             if let Some(item) = line.get_mut("item") {
-                let name = item.get("name").and_then(Value::as_str).unwrap_or("Item").to_string();
+                let name = item
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Item")
+                    .to_string();
                 item.set("name", Value::String(format!("{name} {}", j + 1).into()));
             }
             line
@@ -167,7 +212,10 @@ fn generate(templates: &Templates, rng: &mut Rng, i: u64, at: DateTime<Utc>) -> 
     let doc = &mut env.doc;
     doc.set("uuid", Value::String(id.to_string().into()));
     doc.set("code", Value::String(code.clone().into()));
-    doc.set("issue_date", Value::String(at.format("%Y-%m-%d").to_string().into()));
+    doc.set(
+        "issue_date",
+        Value::String(at.format("%Y-%m-%d").to_string().into()),
+    );
     let mut tax_id = Value::Object(Vec::new());
     tax_id.set("country", Value::String(country.into()));
     tax_id.set("code", Value::String(tax_code.clone().into()));
@@ -203,7 +251,8 @@ struct Filled {
 /// Fills the workspace with `n` envelopes stored over the last year, `BATCH` a transaction;
 /// the envelopes are made on a thread of their own while the previous batch is written.
 async fn fill(server: &Server, templates: Arc<Templates>, n: u64) -> Filled {
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<(Vec<(NewEnvelope, DateTime<Utc>)>, Vec<Generated>, u64)>(2);
+    let (tx, mut rx) =
+        tokio::sync::mpsc::channel::<(Vec<(NewEnvelope, DateTime<Utc>)>, Vec<Generated>, u64)>(2);
     let maker = std::thread::spawn(move || {
         let mut rng = Rng(7);
         let start = Utc::now() - Duration::days(365);
@@ -233,19 +282,28 @@ async fn fill(server: &Server, templates: Arc<Templates>, n: u64) -> Filled {
         }
     });
     let started = Instant::now();
-    let mut filled = Filled { samples: Vec::new(), json_bytes: 0 };
+    let mut filled = Filled {
+        samples: Vec::new(),
+        json_bytes: 0,
+    };
     let mut stored = 0;
     while let Some((batch, samples, bytes)) = rx.recv().await {
         stored += server.silo.import(server.ws, batch).await.unwrap() as u64;
         filled.samples.extend(samples);
         filled.json_bytes += bytes;
         if stored % 50_000 < BATCH as u64 {
-            eprintln!("  filled {stored} in {:.0} s", started.elapsed().as_secs_f64());
+            eprintln!(
+                "  filled {stored} in {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
         }
     }
     maker.join().unwrap();
     let secs = started.elapsed().as_secs_f64();
-    eprintln!("filled {stored} envelopes in {secs:.0} s ({:.0}/s)", stored as f64 / secs);
+    eprintln!(
+        "filled {stored} envelopes in {secs:.0} s ({:.0}/s)",
+        stored as f64 / secs
+    );
     filled
 }
 
@@ -254,10 +312,17 @@ async fn fill(server: &Server, templates: Arc<Templates>, n: u64) -> Filled {
 async fn bytes_on_disk(db: &TestDb) -> u64 {
     match db.store.backend() {
         Backend::Sqlite => {
-            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(db.store.pool()).await.unwrap();
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(db.store.pool())
+                .await
+                .unwrap();
             ["", "-wal"]
                 .iter()
-                .map(|s| std::fs::metadata(format!("{}{s}", db.url())).map(|m| m.len()).unwrap_or(0))
+                .map(|s| {
+                    std::fs::metadata(format!("{}{s}", db.url()))
+                        .map(|m| m.len())
+                        .unwrap_or(0)
+                })
                 .sum()
         }
         Backend::Postgres => {
@@ -318,7 +383,10 @@ async fn compare(empty: &Server, full: &Server, paths: Vec<String>) -> (f64, f64
 
 /// Alternating rounds of `PUT`s on both stores: median rates (empty, filled).
 async fn compare_puts(empty: &Server, full: &Server, templates: &Templates) -> (f64, f64, f64) {
-    let (n, c) = (env_usize("SILO_BENCH_N", 2000), env_usize("SILO_BENCH_C", 8));
+    let (n, c) = (
+        env_usize("SILO_BENCH_N", 2000),
+        env_usize("SILO_BENCH_C", 8),
+    );
     let mut rng = Rng(99);
     let mut make = |count: usize| -> Arc<Vec<(String, String)>> {
         let at = Utc::now();
@@ -367,11 +435,35 @@ async fn bench(empty_db: &TestDb, full_db: &TestDb, templates: Arc<Templates>, n
     );
     let samples = &filled.samples;
     let reads: [(&str, Vec<String>); 5] = [
-        ("first list page", vec!["/silo/v1/envelopes?limit=25".into()]),
-        ("list page of a folder", vec!["/silo/v1/envelopes?limit=25&folder=archive".into()]),
-        ("search by party name", samples.iter().map(|g| format!("/silo/v1/search?q={}", encode(&g.customer))).collect()),
-        ("search by tax id", samples.iter().map(|g| format!("/silo/v1/search?q={}", encode(&g.tax_id))).collect()),
-        ("search by number", samples.iter().map(|g| format!("/silo/v1/search?q={}", encode(&g.number))).collect()),
+        (
+            "first list page",
+            vec!["/silo/v1/envelopes?limit=25".into()],
+        ),
+        (
+            "list page of a folder",
+            vec!["/silo/v1/envelopes?limit=25&folder=archive".into()],
+        ),
+        (
+            "search by party name",
+            samples
+                .iter()
+                .map(|g| format!("/silo/v1/search?q={}", encode(&g.customer)))
+                .collect(),
+        ),
+        (
+            "search by tax id",
+            samples
+                .iter()
+                .map(|g| format!("/silo/v1/search?q={}", encode(&g.tax_id)))
+                .collect(),
+        ),
+        (
+            "search by number",
+            samples
+                .iter()
+                .map(|g| format!("/silo/v1/search?q={}", encode(&g.number)))
+                .collect(),
+        ),
     ];
     for (name, paths) in reads {
         let (a, b) = compare(&empty, &full, paths).await;
@@ -392,7 +484,10 @@ async fn analyze(a: &Store, b: &Store) {
 }
 
 fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let only = std::env::var("BENCH_BACKEND").ok();
     let n = env_usize("SCALE_ENVELOPES", 1_000_000) as u64;
     let templates = Arc::new(Templates::build());

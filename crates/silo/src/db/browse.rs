@@ -91,7 +91,9 @@ fn facts(row: &AnyRow) -> Result<Facts, sqlx::Error> {
     ])
 }
 
-fn browsed((entry, [number, supplier, customer, currency, payable]): (crate::Entry, Facts)) -> Browsed {
+fn browsed(
+    (entry, [number, supplier, customer, currency, payable]): (crate::Entry, Facts),
+) -> Browsed {
     Browsed {
         entry,
         number,

@@ -163,7 +163,12 @@ async fn searches(db: &TestDb, ws: Scope) -> Vec<Explained> {
     out
 }
 
-async fn browsed(store: &folio_store::Store, ws: Scope, name: String, q: &BrowseQuery) -> Explained {
+async fn browsed(
+    store: &folio_store::Store,
+    ws: Scope,
+    name: String,
+    q: &BrowseQuery,
+) -> Explained {
     let mut st = Statement::scoped(ws);
     let m = match q.words.is_empty() {
         true => None,
@@ -197,11 +202,10 @@ async fn plan(db: &TestDb, e: Explained) -> (String, String) {
         Backend::Sqlite => "EXPLAIN QUERY PLAN",
         Backend::Postgres => "EXPLAIN",
     };
-    let rows = e
-        .st
-        .fetch_all(&db.store, &format!("{explain} {}", e.sql))
-        .await
-        .unwrap_or_else(|err| panic!("{}: {err}\n{}", e.name, e.sql));
+    let rows =
+        e.st.fetch_all(&db.store, &format!("{explain} {}", e.sql))
+            .await
+            .unwrap_or_else(|err| panic!("{}: {err}\n{}", e.name, e.sql));
     let column = match db.store.backend() {
         Backend::Sqlite => 3,
         Backend::Postgres => 0,
@@ -268,7 +272,9 @@ fn a_scan_is_recognised_in_both_backends_words() {
     assert!(!scans_a_table(
         "SEARCH e USING INDEX silo_envelopes_created (workspace_id=?)"
     ));
-    assert!(!scans_a_table("SCAN s\nSCAN silo_search VIRTUAL TABLE INDEX 0:M3"));
+    assert!(!scans_a_table(
+        "SCAN s\nSCAN silo_search VIRTUAL TABLE INDEX 0:M3"
+    ));
     assert!(scans_a_table("SCAN silo_search VIRTUAL TABLE INDEX 0:"));
     assert!(!scans_a_table(
         "Limit\n  ->  Index Scan Backward using silo_envelopes_created on silo_envelopes e"

@@ -20,7 +20,9 @@ const DOCUMENT: &str = r#"{"$schema":"https://gobl.org/draft-0/envelope","head":
 
 /// Migrates `url` as the older folio did (its migrations only).
 async fn migrate_as_before(url: &str, backend: &str) {
-    let all = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../store/migrations").join(backend);
+    let all = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../store/migrations")
+        .join(backend);
     let older = tempfile::tempdir().unwrap();
     for file in std::fs::read_dir(&all).unwrap() {
         let path = file.unwrap().path();
