@@ -3,7 +3,8 @@
 # baseline in the same run and prints a `BENCH | path | figure | baseline | ratio` line; this
 # script collects them into one table with the goal of each path (issue 12).
 #
-#   bench/run.sh            (PostgreSQL rows too when FOLIO_TEST_DATABASE_URL is set)
+#   bench/run.sh            (PostgreSQL rows too when FOLIO_TEST_DATABASE_URL is set;
+#                            the scale rows of bench/scale.sh with BENCH_SCALE=1)
 #
 # The ratio is folio's throughput over the baseline's (1.00 = as fast as the baseline).
 set -euo pipefail
@@ -42,6 +43,8 @@ run "$(bench convert)" "${direct[@]}"
 run "$(bench render)" "${direct[@]}"
 run "$(bench national)"
 run "$(bench entries)"
+# The silo with a million envelopes (several minutes and GB): only when asked.
+[ "${BENCH_SCALE:-}" = 1 ] && run "$(bench scale)"
 
 goal() {
   case "$1" in
@@ -57,6 +60,10 @@ goal() {
     "resident memory"*) echo "idle < 30 MB" ;;
     "GOBL → "*", "*" lines"*) echo "≥ 0.30" ;;
     "UBL → GOBL, "*|"CII → GOBL, "*) echo "≥ 0.30" ;;
+    "scale: envelope PUT"*) echo "≥ 0.90" ;;
+    "scale: "*"list page"*) echo "p99 ≤ 10 ms" ;;
+    "scale: search"*) echo "p99 ≤ 50 ms" ;;
+    "scale: bytes"*) echo "≤ 1.5×" ;;
     *) echo "-" ;;
   esac
 }

@@ -8,13 +8,12 @@
 //! concurrent clients (default 8), `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend
 //! only, as when profiling it.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+mod common;
 
-use folio_api::{Ctx, Handles, Registry, limits::Limits};
-use folio_silo::Silo;
-use folio_store::{Blobs, Store, testing};
+use std::sync::Arc;
+
+use common::{Server, env_usize, ms, run};
+use folio_store::{Store, testing};
 use uuid::Uuid;
 
 /// The allocator the folio server runs on (both sides of the comparison share it).
@@ -53,64 +52,6 @@ async fn bare_insert_server(store: Store) -> String {
     base
 }
 
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-struct Stats {
-    total: Duration,
-    latencies: Vec<Duration>,
-}
-
-impl Stats {
-    fn per_second(&self) -> f64 {
-        self.latencies.len() as f64 / self.total.as_secs_f64()
-    }
-    fn pct(&self, p: f64) -> Duration {
-        let mut l = self.latencies.clone();
-        l.sort();
-        l[((l.len() as f64 - 1.0) * p).round() as usize]
-    }
-}
-
-/// Runs `n` operations with `c` concurrent workers.
-async fn run<F, Fut>(n: usize, c: usize, op: F) -> Stats
-where
-    F: Fn(usize) -> Fut + Send + Sync + 'static,
-    Fut: std::future::Future<Output = ()> + Send,
-{
-    let op = Arc::new(op);
-    let next = Arc::new(AtomicUsize::new(0));
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for _ in 0..c {
-        let (op, next) = (op.clone(), next.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut lat = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    return lat;
-                }
-                let t = Instant::now();
-                op(i).await;
-                lat.push(t.elapsed());
-            }
-        }));
-    }
-    let mut latencies = Vec::new();
-    for t in tasks {
-        latencies.extend(t.await.unwrap());
-    }
-    Stats {
-        total: started.elapsed(),
-        latencies,
-    }
-}
-
 async fn bench(label: &str, store: Store, dir: &std::path::Path) {
     let (n, c) = (
         env_usize("SILO_BENCH_N", 2000),
@@ -121,26 +62,7 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
         .execute(store.pool())
         .await
         .unwrap();
-    let limits = Limits {
-        rate_per_second: 1_000_000,
-        rate_burst: 1_000_000,
-        ..Limits::default()
-    };
-    let ctx = Ctx::new(store.clone(), limits.clone()).await.unwrap();
-    let ws = store.create_workspace("bench").await.unwrap();
-    let token = ctx.auth().issue(ws.id, None).await.unwrap().1;
-    let silo = Silo::new(
-        store.clone(),
-        Blobs::local(&dir.join("blobs")).unwrap(),
-        limits,
-    );
-    let registry = Registry::new(vec![folio_silo::v1::version()]).unwrap();
-    let app = folio_api::app::router(registry, ctx, Handles::new().with(silo));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let client = reqwest::Client::new();
-
+    let server = Server::start(&store, dir).await;
     // Warm-up, then the measured runs (raw first, then PUT, then raw again to even out drift).
     let raw = |store: Store, text: Arc<String>| {
         move |_i: usize| {
@@ -155,34 +77,34 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
             }
         }
     };
-    // The same request to folio and to the bare server: `{"data": <envelope>}` under a new id.
-    let put_to = |url: String| {
-        let (client, token, text) = (client.clone(), token.clone(), text.clone());
+    let put = {
+        let (server, text) = (server.clone(), text.clone());
         move |_i: usize| {
-            let (client, url, token, text) = (client.clone(), url.clone(), token.clone(), text.clone());
+            let (server, text) = (server.clone(), text.clone());
+            async move {
+                let id = Uuid::now_v7().to_string();
+                server.put(&id, &text.replace(EXAMPLE_UUID, &id)).await;
+            }
+        }
+    };
+    // The same request body to the bare server.
+    let bare = {
+        let (client, url, text) = (
+            server.client.clone(),
+            format!("{}/bare", bare_insert_server(store.clone()).await),
+            text.clone(),
+        );
+        move |_i: usize| {
+            let (client, url, text) = (client.clone(), url.clone(), text.clone());
             async move {
                 let id = Uuid::now_v7().to_string();
                 let body = format!(r#"{{"data":{}}}"#, text.replace(EXAMPLE_UUID, &id));
-                let resp = client
-                    .put(format!("{url}/{id}"))
-                    .bearer_auth(&token)
-                    .header("content-type", "application/json")
-                    .body(body)
-                    .send()
-                    .await
-                    .unwrap();
-                assert_eq!(
-                    resp.status(),
-                    200,
-                    "{}",
-                    resp.text().await.unwrap_or_default()
-                );
+                let resp = client.put(format!("{url}/{id}")).body(body).send().await.unwrap();
+                assert_eq!(resp.status(), 200);
                 resp.bytes().await.unwrap();
             }
         }
     };
-    let put = put_to(format!("{base}/silo/v1/envelopes"));
-    let bare = put_to(format!("{}/bare", bare_insert_server(store.clone()).await));
     run(100, c, raw(store.clone(), text.clone())).await;
     run(100, c, bare.clone()).await;
     run(100, c, put.clone()).await;
@@ -196,7 +118,6 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
     let raw2 = run(n, c, raw(store.clone(), text.clone())).await;
     let raw_rate = (raw1.per_second() + raw2.per_second()) / 2.0;
     let bare_rate = (bare1.per_second() + bare2.per_second()) / 2.0;
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "{label}: envelope {} bytes, {n} requests, {c} concurrent",
         text.len()

@@ -1,7 +1,7 @@
 //! Browsing envelopes as a person does (the web console): newest first, filtered by type, state,
 //! storage date and search words together, with keyset paging that stays fast however many
-//! envelopes there are, and each row's headline facts (number, parties, total) read from its
-//! current version. The SQL is in `db/browse.rs`; the query and its rows are plain data in
+//! envelopes there are, and each row's headline facts (number, parties, total) as stored with
+//! its current version (`summary.rs`). The SQL is in `db/browse.rs`; the query and its rows are plain data in
 //! `query.rs`, which both this file and the SQL import.
 
 use folio_api::page::Page;

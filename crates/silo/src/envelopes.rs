@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
 use folio_store::{Scope, StoreError, WriteTx, now};
 use gobl::FieldError;
 use gobl::envelope::Envelope;
@@ -11,62 +12,28 @@ use uuid::Uuid;
 use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
-use crate::{Silo, db, patch, related};
+use crate::summary::Summary;
+use crate::{Silo, WorkspaceKeys, db, patch, related};
 
 impl Silo {
     /// Stores an envelope (or envelopes a bare document). Repeating the same request for the
     /// same id returns the stored envelope; the same id with other content, or a `key` already
     /// used in the workspace, is a conflict. Nothing is written when it fails.
     pub async fn create(&self, ws: Scope, new: NewEnvelope) -> SiloResult<Entry> {
-        check_labels(
-            new.key.as_deref(),
-            new.folder.as_deref(),
-            &new.tags,
-            &new.meta,
-        )?;
-        let mut input = ingest::Input::parse(&new.data, self.limits().json_depth)?;
-        let (fingerprint, doc_digest) = fingerprint(&input.value, &new)?;
-        input.doc_digest = doc_digest;
         let keys = if new.sign || new.data.contains("\"sigs\"") {
             Some(self.keys(ws).await?)
         } else {
             None
         };
-        let prepared = ingest::prepare(
-            input,
-            new.id,
-            keys.as_ref()
-                .map(|k| k.public.as_slice())
-                .unwrap_or_default(),
-            if new.sign {
-                keys.as_ref().map(|k| &k.signing)
-            } else {
-                None
-            },
-            new.allow_invalid,
-        )?;
-        let at = now();
-        let entry = Entry {
-            id: prepared.id,
-            created_at: at,
-            updated_at: at,
-            key: new.key,
-            folder: new.folder,
-            env_schema: gobl::envelope::ENVELOPE_SCHEMA.into(),
-            doc_schema: prepared.doc_schema(),
-            digest: prepared.envelope.head.dig.val.clone(),
-            signed: prepared.signed(),
-            state: None,
-            version: prepared.version(),
-            tags: new.tags,
-            meta: new.meta,
-            attachments: Vec::new(),
-            data: None,
-            faults: prepared.faults.clone().unwrap_or_default(),
-            context: None,
-        };
-        let refs = related::references(&prepared.envelope.doc, entry.id);
-        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, &prepared.text).await? {
+        let Ready {
+            entry,
+            fingerprint,
+            prepared,
+            summary,
+            refs,
+        } = self.ready(new, keys.as_deref(), now())?;
+        let stored = (prepared.text.as_str(), &summary);
+        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, stored).await? {
             return match self.find(ws, entry.id).await? {
                 Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
                     // A repeated request also repairs an index write a crash interrupted
@@ -91,6 +58,58 @@ impl Silo {
         Ok(Entry {
             data: Some(prepared.text),
             ..entry
+        })
+    }
+
+    /// A new envelope made ready to store at `at`: checked, prepared (built, or its digest and
+    /// signatures checked; signed with `keys` when asked), with what is stored beside it.
+    pub(crate) fn ready(
+        &self,
+        new: NewEnvelope,
+        keys: Option<&WorkspaceKeys>,
+        at: DateTime<Utc>,
+    ) -> SiloResult<Ready> {
+        check_labels(
+            new.key.as_deref(),
+            new.folder.as_deref(),
+            &new.tags,
+            &new.meta,
+        )?;
+        let mut input = ingest::Input::parse(&new.data, self.limits().json_depth)?;
+        let (fingerprint, doc_digest) = fingerprint(&input.value, &new)?;
+        input.doc_digest = doc_digest;
+        let prepared = ingest::prepare(
+            input,
+            new.id,
+            keys.map(|k| k.public.as_slice()).unwrap_or_default(),
+            keys.filter(|_| new.sign).map(|k| &k.signing),
+            new.allow_invalid,
+        )?;
+        let entry = Entry {
+            id: prepared.id,
+            created_at: at,
+            updated_at: at,
+            key: new.key,
+            folder: new.folder,
+            env_schema: gobl::envelope::ENVELOPE_SCHEMA.into(),
+            doc_schema: prepared.doc_schema(),
+            digest: prepared.envelope.head.dig.val.clone(),
+            signed: prepared.signed(),
+            state: None,
+            version: prepared.version(),
+            tags: new.tags,
+            meta: new.meta,
+            attachments: Vec::new(),
+            data: None,
+            faults: prepared.faults.clone().unwrap_or_default(),
+            context: None,
+        };
+        Ok(Ready {
+            refs: related::references(&prepared.envelope.doc, entry.id),
+            summary: Summary::of(entry.key.as_deref(), &prepared.envelope.doc),
+            entry,
+            fingerprint,
+            prepared,
         })
     }
 
@@ -303,7 +322,7 @@ impl Silo {
 
     /// Every version of the envelope, oldest first.
     pub async fn versions(&self, ws: Scope, id: Uuid) -> SiloResult<Vec<Version>> {
-        self.get(ws, id).await?;
+        self.exists(ws, id).await?;
         db::versions::list(self.store(), ws, id).await
     }
 
@@ -361,7 +380,10 @@ impl Silo {
             .await?;
             related::index(&mut tx, ws, &next, &p.envelope.doc).await?;
         }
-        if !db::envelopes::update(&mut tx, ws, &next, &read_version).await? {
+        let summary = prepared
+            .as_ref()
+            .map(|p| Summary::of(next.key.as_deref(), &p.envelope.doc));
+        if !db::envelopes::update(&mut tx, ws, &next, &read_version, summary.as_ref()).await? {
             tx.rollback().await?;
             return Err(SiloError::Conflict(
                 "the envelope changed meanwhile; read it again and retry".into(),
@@ -370,6 +392,20 @@ impl Silo {
         tx.commit().await?;
         Ok(next)
     }
+}
+
+/// A new envelope ready to store ([`Silo::ready`]).
+pub(crate) struct Ready {
+    /// Its row.
+    pub entry: Entry,
+    /// What recognises a repeated request.
+    pub fingerprint: String,
+    /// The envelope and its text.
+    pub prepared: Prepared,
+    /// Its headline facts and search text.
+    pub summary: Summary,
+    /// The documents it mentions (`related.rs`).
+    pub refs: BTreeMap<Uuid, String>,
 }
 
 /// What makes two create requests "the same": the data's canonical form (whitespace and member

@@ -17,6 +17,7 @@ mod envelopes;
 mod error;
 mod files;
 pub mod identities;
+mod import;
 pub mod ingest;
 pub mod keys;
 mod model;
@@ -27,6 +28,7 @@ pub mod related;
 mod search;
 pub mod spool;
 mod states;
+mod summary;
 pub mod v1;
 
 pub use detached::Correction;

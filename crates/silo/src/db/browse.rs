@@ -1,13 +1,14 @@
-//! The console's envelope list: filters and search words in one statement over the envelopes
-//! and their current versions, keyset-paged on `(created_at, id)`.
+//! The console's envelope list: filters and search words in one statement over the envelopes,
+//! whose rows carry each one's headline facts, keyset-paged on `(created_at, id)`.
 
-use folio_store::{Backend, Scope, Store, millis};
+use folio_store::{Scope, Store, millis};
 use sqlx::Row;
+use sqlx::any::AnyRow;
 
 use super::Statement;
 use super::list::entries;
 use super::rows::ENTRY_COLUMNS;
-use super::search::condition;
+use super::search::{Matched, matched};
 use crate::SiloResult;
 use crate::query::{BrowseQuery, Browsed};
 
@@ -18,8 +19,29 @@ pub(crate) async fn page(
     q: &BrowseQuery,
     count: i64,
 ) -> SiloResult<Vec<Browsed>> {
-    let backend = store.backend();
     let mut st = Statement::scoped(ws);
+    let matched = if q.words.is_empty() {
+        None
+    } else {
+        match matched(store, &mut st, &q.words).await? {
+            Some(m) => Some(m),
+            None => return Ok(Vec::new()),
+        }
+    };
+    let sql = page_sql(&mut st, q, matched.as_ref(), count);
+    let rows = st.fetch_all(store, &sql).await?;
+    let facts: Vec<Facts> = rows.iter().map(facts).collect::<Result<_, _>>()?;
+    let list = entries(rows)?;
+    Ok(list.into_iter().zip(facts).map(browsed).collect())
+}
+
+/// The statement of [`page`] (tests read its query plan).
+pub(super) fn page_sql(
+    st: &mut Statement,
+    q: &BrowseQuery,
+    matched: Option<&Matched>,
+    count: i64,
+) -> String {
     let mut filters = String::new();
     if let Some(t) = &q.doc_type {
         filters += &format!(" AND e.doc_schema LIKE {}", st.bind(format!("%/{t}")));
@@ -35,86 +57,49 @@ pub(crate) async fn page(
     }
     if let Some(p) = q.cursor {
         let (t, i) = (st.bind(millis(p.created_at)), st.bind(p.id.to_string()));
-        filters += &format!(" AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))");
+        filters += &format!(
+            " AND e.created_at <= {t} \
+             AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))"
+        );
     }
-    if !q.words.is_empty() {
-        filters += &format!(" AND {}", condition(backend, &mut st, &q.words));
-    }
-    let sql = format!(
-        "SELECT {ENTRY_COLUMNS}, {} AS b_facts \
-         FROM silo_envelopes e JOIN silo_versions v \
-         ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
-         WHERE e.workspace_id = $1{filters} \
-         ORDER BY e.created_at DESC, e.id DESC LIMIT {count}",
-        facts(backend),
-    );
-    let rows = st.fetch_all(store, &sql).await?;
-    let facts: Vec<[String; 6]> = rows
-        .iter()
-        .map(|r| read_facts(&r.try_get::<String, _>("b_facts").unwrap_or_default()))
-        .collect();
-    let list = entries(rows)?;
-    Ok(list.into_iter().zip(facts).map(browsed).collect())
+    let from = match matched {
+        Some(m) => {
+            filters += &format!(" AND {}", m.condition);
+            m.from.as_str()
+        }
+        None => "silo_envelopes e",
+    };
+    format!(
+        "SELECT {ENTRY_COLUMNS}, {FACT_COLUMNS} FROM {from} WHERE e.workspace_id = $1{filters} \
+         ORDER BY e.created_at DESC, e.id DESC LIMIT {count}"
+    )
 }
 
-/// The headline facts a row shows, in this order.
-const FACTS: [&[&str]; 6] = [
-    &["doc", "series"],
-    &["doc", "code"],
-    &["doc", "supplier", "name"],
-    &["doc", "customer", "name"],
-    &["doc", "currency"],
-    &["doc", "totals", "payable"],
-];
+/// The headline facts a row shows, stored with each version (see `summary.rs`).
+const FACT_COLUMNS: &str = "e.number, e.supplier, e.customer, e.currency, e.payable";
 
-/// [`FACTS`] of the current version as one JSON array, reading the document once a row:
-/// SQLite's `json_extract` takes every path in one call (six calls parse the data six times,
-/// most of the page's time); PostgreSQL reads them from one `jsonb` value.
-fn facts(backend: Backend) -> String {
-    match backend {
-        Backend::Sqlite => {
-            let paths: Vec<String> = FACTS
-                .iter()
-                .map(|p| format!("'$.{}'", p.join(".")))
-                .collect();
-            format!("json_extract(v.data, {})", paths.join(", "))
-        }
-        Backend::Postgres => {
-            let paths: Vec<String> = FACTS
-                .iter()
-                .map(|p| format!("'{{{}}}'", p.join(",")))
-                .collect();
-            let each: Vec<String> = paths.iter().map(|p| format!("d #>> {p}")).collect();
-            format!(
-                "(SELECT json_build_array({})::text FROM (SELECT v.data::jsonb AS d) doc)",
-                each.join(", ")
-            )
-        }
-    }
-}
+/// [`FACT_COLUMNS`] of a row, in that order.
+type Facts = [Option<String>; 5];
 
-/// The six facts from their JSON array: strings as they are, other values as JSON, nothing
-/// as empty.
-fn read_facts(array: &str) -> [String; 6] {
-    let values: Vec<serde_json::Value> = serde_json::from_str(array).unwrap_or_default();
-    std::array::from_fn(|i| match values.get(i) {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(serde_json::Value::Null) | None => String::new(),
-        Some(other) => other.to_string(),
-    })
+fn facts(row: &AnyRow) -> Result<Facts, sqlx::Error> {
+    Ok([
+        row.try_get("number")?,
+        row.try_get("supplier")?,
+        row.try_get("customer")?,
+        row.try_get("currency")?,
+        row.try_get("payable")?,
+    ])
 }
 
 fn browsed(
-    (entry, [series, code, supplier, customer, currency, payable]): (crate::Entry, [String; 6]),
+    (entry, [number, supplier, customer, currency, payable]): (crate::Entry, Facts),
 ) -> Browsed {
-    let some = |s: String| (!s.is_empty()).then_some(s);
-    let number = some(gobl::bill::series_code(&series, &code));
     Browsed {
         entry,
         number,
-        supplier: some(supplier),
-        customer: some(customer),
-        currency: some(currency),
-        payable: some(payable),
+        supplier,
+        customer,
+        currency,
+        payable,
     }
 }

@@ -1,36 +1,67 @@
 //! `silo_envelopes` rows.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Query, Scope, Store, WriteQuery, WriteTx, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteQuery, WriteTx, millis};
 use sqlx::{Any, Executor, Row};
 use uuid::Uuid;
 
 use super::rows::{self, ENTRY_COLUMNS, to_json};
 use crate::SiloResult;
 use crate::model::Entry;
+use crate::summary::Summary;
 
 const INSERT: &str = "INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, \
      folder, env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, \
-     faults) VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14) \
-     ON CONFLICT DO NOTHING";
+     faults, number, supplier, customer, currency, payable, issue_date, search_text) \
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14, \
+     $16, $17, $18, $19, $20, $21, $22) ON CONFLICT DO NOTHING";
 
-/// Inserts a new envelope with its first version (`text`) unless its id (or its key) is taken;
-/// true when inserted, false when nothing was written. One round trip.
+/// Inserts a new envelope with its first version (`text`) and that version's summary unless its
+/// id (or its key) is taken; true when inserted, false when nothing was written. One round trip.
 pub(crate) async fn create(
     store: &Store,
     ws: Scope,
     e: &Entry,
     fingerprint: &str,
-    text: &str,
+    row: (&str, &Summary),
 ) -> SiloResult<bool> {
-    let sql = store.backend().then_insert(
+    let sql = create_sql(store.backend());
+    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    Ok(q.write(store).await?.rows_affected() > 0)
+}
+
+/// [`create`] in the transaction `tx` (of `store`).
+pub(crate) async fn create_in(
+    tx: &mut WriteTx,
+    store: &Store,
+    ws: Scope,
+    e: &Entry,
+    fingerprint: &str,
+    row: (&str, &Summary),
+) -> SiloResult<bool> {
+    let sql = create_sql(store.backend());
+    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    Ok(tx.write(q).await?.rows_affected() > 0)
+}
+
+/// The envelope's row, then its first version when the row was new.
+fn create_sql(backend: Backend) -> String {
+    backend.then_insert(
         INSERT,
         "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data)",
         "$1, $2, $10, $3, $15",
         "",
-    );
-    let q = bind_new(ws.query(&sql), e, fingerprint).bind(text.to_owned());
-    Ok(q.write(store).await?.rows_affected() > 0)
+    )
+}
+
+/// Binds every value of [`create_sql`] after the scope's `$1`.
+fn bind_create<'q>(
+    q: Query<'q>,
+    e: &Entry,
+    fingerprint: &str,
+    (text, summary): (&str, &Summary),
+) -> Query<'q> {
+    bind_summary(bind_new(q, e, fingerprint).bind(text.to_owned()), summary)
 }
 
 /// Binds `$2`..`$14` of [`INSERT`] (the scope bound `$1`).
@@ -49,6 +80,28 @@ fn bind_new<'q>(q: Query<'q>, e: &Entry, fingerprint: &str) -> Query<'q> {
         .bind(fingerprint.to_owned())
         .bind(faults_column(&e.faults))
 }
+
+/// Binds the seven summary columns, in the order of [`SUMMARY_COLUMNS`].
+fn bind_summary<'q>(q: Query<'q>, s: &Summary) -> Query<'q> {
+    q.bind(s.number.clone())
+        .bind(s.supplier.clone())
+        .bind(s.customer.clone())
+        .bind(s.currency.clone())
+        .bind(s.payable.clone())
+        .bind(s.issue_date.clone())
+        .bind(s.search_text.clone())
+}
+
+/// The summary columns, as [`bind_summary`] binds them.
+const SUMMARY_COLUMNS: [&str; 7] = [
+    "number",
+    "supplier",
+    "customer",
+    "currency",
+    "payable",
+    "issue_date",
+    "search_text",
+];
 
 /// The envelope with its current data (without files), and its creation fingerprint.
 pub(crate) async fn get(store: &Store, ws: Scope, id: Uuid) -> SiloResult<Option<(Entry, String)>> {
@@ -129,20 +182,28 @@ pub(crate) async fn touch(
     Ok(done.rows_affected() == 1)
 }
 
-/// Writes `e`'s labels and current version over the row, unless the row is no longer at
-/// `read_version` (someone changed it meanwhile); true when written.
+/// Writes `e`'s labels and current version over the row, with the summary of a new version,
+/// unless the row is no longer at `read_version` (someone changed it meanwhile); true when
+/// written.
 pub(crate) async fn update(
     tx: &mut WriteTx,
     ws: Scope,
     e: &Entry,
     read_version: &str,
+    summary: Option<&Summary>,
 ) -> SiloResult<bool> {
-    let done = ws
-        .query(
-            "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
-             version = $7, digest = $8, doc_schema = $9, signed = $10, faults = $12 \
-             WHERE workspace_id = $1 AND id = $2 AND version = $11",
-        )
+    let mut sql = String::from(
+        "UPDATE silo_envelopes SET updated_at = $3, folder = $4, tags = $5, meta = $6, \
+         version = $7, digest = $8, doc_schema = $9, signed = $10, faults = $12",
+    );
+    if summary.is_some() {
+        for (i, column) in SUMMARY_COLUMNS.iter().enumerate() {
+            sql += &format!(", {column} = ${}", 13 + i);
+        }
+    }
+    sql += " WHERE workspace_id = $1 AND id = $2 AND version = $11";
+    let q = ws
+        .query(&sql)
         .bind(e.id.to_string())
         .bind(millis(e.updated_at))
         .bind(e.folder.clone())
@@ -153,9 +214,12 @@ pub(crate) async fn update(
         .bind(e.doc_schema.clone())
         .bind(i64::from(e.signed))
         .bind(read_version.to_owned())
-        .bind(faults_column(&e.faults))
-        .execute(&mut **tx)
-        .await?;
+        .bind(faults_column(&e.faults));
+    let q = match summary {
+        Some(s) => bind_summary(q, s),
+        None => q,
+    };
+    let done = q.execute(&mut **tx).await?;
     Ok(done.rows_affected() == 1)
 }
 

@@ -9,6 +9,7 @@ use crate::SiloResult;
 use crate::model::Entry;
 
 /// Where a page starts.
+#[derive(Clone, Copy)]
 pub(crate) enum Start {
     /// At the beginning.
     First,
@@ -28,12 +29,24 @@ pub(crate) async fn page(
     ascending: bool,
     count: i64,
 ) -> SiloResult<Vec<Entry>> {
+    let mut st = Statement::scoped(ws);
+    let sql = page_sql(&mut st, folder, start, ascending, count);
+    entries(st.fetch_all(store, &sql).await?)
+}
+
+/// The statement of [`page`] (tests read its query plan).
+pub(super) fn page_sql(
+    st: &mut Statement,
+    folder: Option<&str>,
+    start: Start,
+    ascending: bool,
+    count: i64,
+) -> String {
     let (cmp, dir) = if ascending {
         (">", "ASC")
     } else {
         ("<", "DESC")
     };
-    let mut st = Statement::scoped(ws);
     let mut sql = format!("SELECT {ENTRY_COLUMNS} FROM silo_envelopes e WHERE e.workspace_id = $1");
     if let Some(folder) = folder {
         sql.push_str(&format!(" AND e.folder = {}", st.bind(folder.to_owned())));
@@ -43,7 +56,8 @@ pub(crate) async fn page(
         Start::After(ms, id) => {
             let (t, i) = (st.bind(ms), st.bind(id.to_string()));
             sql.push_str(&format!(
-                " AND (e.created_at {cmp} {t} OR (e.created_at = {t} AND e.id {cmp} {i}))"
+                " AND e.created_at {cmp}= {t} \
+                 AND (e.created_at {cmp} {t} OR (e.created_at = {t} AND e.id {cmp} {i}))"
             ));
         }
         Start::From(ms) => sql.push_str(&format!(" AND e.created_at {cmp}= {}", st.bind(ms))),
@@ -51,7 +65,7 @@ pub(crate) async fn page(
     sql.push_str(&format!(
         " ORDER BY e.created_at {dir}, e.id {dir} LIMIT {count}"
     ));
-    entries(st.fetch_all(store, &sql).await?)
+    sql
 }
 
 /// Every envelope created in one millisecond, in id order.
@@ -62,8 +76,19 @@ pub(crate) async fn created_at(
     ms: i64,
     ascending: bool,
 ) -> SiloResult<Vec<Entry>> {
-    let dir = if ascending { "ASC" } else { "DESC" };
     let mut st = Statement::scoped(ws);
+    let sql = created_at_sql(&mut st, folder, ms, ascending);
+    entries(st.fetch_all(store, &sql).await?)
+}
+
+/// The statement of [`created_at`] (tests read its query plan).
+pub(super) fn created_at_sql(
+    st: &mut Statement,
+    folder: Option<&str>,
+    ms: i64,
+    ascending: bool,
+) -> String {
+    let dir = if ascending { "ASC" } else { "DESC" };
     let mut sql = format!(
         "SELECT {ENTRY_COLUMNS} FROM silo_envelopes e WHERE e.workspace_id = $1 \
          AND e.created_at = {}",
@@ -73,7 +98,7 @@ pub(crate) async fn created_at(
         sql.push_str(&format!(" AND e.folder = {}", st.bind(folder.to_owned())));
     }
     sql.push_str(&format!(" ORDER BY e.id {dir}"));
-    entries(st.fetch_all(store, &sql).await?)
+    sql
 }
 
 /// Envelope rows without their fingerprints.

@@ -8,11 +8,15 @@ pub(crate) mod files;
 pub(crate) mod identities;
 pub(crate) mod keys;
 pub(crate) mod list;
+#[cfg(test)]
+mod plans;
 pub(crate) mod related;
 pub(crate) mod rows;
 pub(crate) mod search;
 pub(crate) mod spool;
 pub(crate) mod states;
+#[cfg(test)]
+mod upgrade;
 pub(crate) mod versions;
 
 use sqlx::any::AnyArguments;

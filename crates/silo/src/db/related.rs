@@ -105,7 +105,8 @@ pub(crate) fn page_sql(ws: Scope, q: &RelatedQuery, count: i64) -> (String, Stat
     if let Some(p) = q.cursor {
         let (t, i) = (st.bind(millis(p.created_at)), st.bind(p.id.to_string()));
         sql.push_str(&format!(
-            " AND (r.created_at < {t} OR (r.created_at = {t} AND r.envelope_id < {i}))"
+            " AND r.created_at <= {t} \
+             AND (r.created_at < {t} OR (r.created_at = {t} AND r.envelope_id < {i}))"
         ));
     }
     sql.push_str(&format!(

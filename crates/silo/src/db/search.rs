@@ -1,64 +1,31 @@
-//! Free-text search over a workspace's envelopes: the key, the document's series-code, and
-//! both parties' names and tax ids. PostgreSQL answers with its own text search (`to_tsvector`
-//! / `plainto_tsquery` in the `simple` configuration: no stemming, which suits codes and
-//! names); SQLite has none built in, so there every word of the query must appear in those
-//! fields (case-insensitive `LIKE`). Both read each envelope's current version.
+//! Search over a workspace's envelopes by the words of their stored search text (see
+//! `summary.rs` for what is searched and what matches), through an index on both backends:
+//! - PostgreSQL: its text search, `to_tsvector('simple', search_text)` under a GIN index, asked
+//!   with every searched word as a phrase whose last word is a prefix (`ft <-> 101:*`).
+//! - SQLite: the FTS5 table `silo_search`, which knows which rows hold a word but not where
+//!   (`detail=none`, a third of the size), so the rows it finds are checked for the words'
+//!   order on the row's own `search_text` (a `LIKE` on one short column). When the index
+//!   finds very many rows (a word that most envelopes have), walking the newest envelopes and
+//!   checking each is faster than gathering them all, and that is what runs instead.
 
 use folio_store::{Backend, Scope, Store};
+use sqlx::Row;
 use uuid::Uuid;
 
 use super::Statement;
 use super::list::entries;
 use super::rows::ENTRY_COLUMNS;
+use crate::summary::words;
 use crate::{Entry, SiloResult};
 
-/// The fields searched, as JSON paths into the envelope.
-const FIELDS: &[&[&str]] = &[
-    &["doc", "series"],
-    &["doc", "code"],
-    &["doc", "supplier", "name"],
-    &["doc", "supplier", "tax_id", "code"],
-    &["doc", "customer", "name"],
-    &["doc", "customer", "tax_id", "code"],
-];
+/// Rows of the SQLite index past which a search walks the newest envelopes instead: about
+/// where gathering and sorting that many rows costs what walking to 25 matches among a
+/// million envelopes does.
+const GATHER_AT_MOST: i64 = 4000;
 
-/// Pairs also searched joined, as invoices print them: series-code and country+tax id.
-const JOINED: &[(&[&str], &str, &[&str])] = &[
-    (&["doc", "series"], "-", &["doc", "code"]),
-    (
-        &["doc", "supplier", "tax_id", "country"],
-        "",
-        &["doc", "supplier", "tax_id", "code"],
-    ),
-    (
-        &["doc", "customer", "tax_id", "country"],
-        "",
-        &["doc", "customer", "tax_id", "code"],
-    ),
-];
-
-/// One field of the current version's data, as SQL text ('' when absent).
-pub(super) fn field(backend: Backend, path: &[&str]) -> String {
-    let get = match backend {
-        Backend::Postgres => format!("v.data::jsonb #>> '{{{}}}'", path.join(",")),
-        Backend::Sqlite => format!("json_extract(v.data, '$.{}')", path.join(".")),
-    };
-    format!("coalesce({get}, '')")
-}
-
-/// Everything searched, as one SQL text expression.
-fn haystack(backend: Backend) -> String {
-    let mut parts = vec!["coalesce(e.key, '')".to_string()];
-    parts.extend(FIELDS.iter().map(|p| field(backend, p)));
-    for (a, sep, b) in JOINED {
-        parts.push(format!(
-            "{} || '{sep}' || {}",
-            field(backend, a),
-            field(backend, b)
-        ));
-    }
-    parts.join(" || ' ' || ")
-}
+/// Prefixes shorter than this are not looked up in the SQLite index (a one- or two-letter
+/// prefix stands for a good part of all words); the rows are checked for them instead.
+const SHORTEST_PREFIX: usize = 3;
 
 /// What a search matches.
 pub(crate) struct Found<'a> {
@@ -78,57 +45,167 @@ pub(crate) async fn matching(
     limit: i64,
     offset: i64,
 ) -> SiloResult<Vec<Entry>> {
-    let Found {
-        words,
-        folder,
-        after,
-    } = *found;
     let mut st = Statement::scoped(ws);
-    let matches = condition(store.backend(), &mut st, words);
-    let folder = folder
-        .map(|f| format!(" AND e.folder = {}", st.bind(f.to_owned())))
-        .unwrap_or_default();
-    let after = after
-        .map(|(ms, id)| {
-            let (t, i) = (st.bind(ms), st.bind(id.to_string()));
-            format!(" AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))")
-        })
-        .unwrap_or_default();
-    let sql = format!(
-        "SELECT {ENTRY_COLUMNS} FROM silo_envelopes e JOIN silo_versions v \
-         ON v.workspace_id = e.workspace_id AND v.envelope_id = e.id AND v.version = e.version \
-         WHERE e.workspace_id = $1{folder}{after} AND {matches} \
-         ORDER BY e.created_at DESC, e.id DESC LIMIT {} OFFSET {}",
-        limit.max(1),
-        offset.max(0)
-    );
+    let Some(m) = matched(store, &mut st, found.words).await? else {
+        return Ok(Vec::new());
+    };
+    let sql = matching_sql(&mut st, &m, found, limit, offset);
     entries(st.fetch_all(store, &sql).await?)
 }
 
-/// The SQL condition (over `v`, the current version) true when every one of `words` matches.
-pub(super) fn condition(backend: Backend, st: &mut Statement, words: &[String]) -> String {
-    let text = haystack(backend);
-    match backend {
-        Backend::Postgres => format!(
-            "to_tsvector('simple', {text}) @@ plainto_tsquery('simple', {})",
-            st.bind(words.join(" "))
-        ),
-        Backend::Sqlite => words
-            .iter()
-            .map(|w| {
-                format!(
-                    "lower({text}) LIKE {} ESCAPE '\\'",
-                    st.bind(format!("%{}%", escape(w)))
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" AND "),
-    }
+/// The statement of [`matching`] (tests read its query plan).
+pub(super) fn matching_sql(
+    st: &mut Statement,
+    m: &Matched,
+    found: &Found<'_>,
+    limit: i64,
+    offset: i64,
+) -> String {
+    let folder = found
+        .folder
+        .map(|f| format!(" AND e.folder = {}", st.bind(f.to_owned())))
+        .unwrap_or_default();
+    let after = found
+        .after
+        .map(|(ms, id)| {
+            let (t, i) = (st.bind(ms), st.bind(id.to_string()));
+            format!(
+                " AND e.created_at <= {t} \
+                 AND (e.created_at < {t} OR (e.created_at = {t} AND e.id < {i}))"
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "SELECT {ENTRY_COLUMNS} FROM {} WHERE e.workspace_id = $1{folder}{after} AND {} \
+         ORDER BY e.created_at DESC, e.id DESC LIMIT {} OFFSET {}",
+        m.from,
+        m.condition,
+        limit.max(1),
+        offset.max(0)
+    )
 }
 
-/// A word as a `LIKE` pattern's literal part (`%` and `_` match themselves).
-fn escape(word: &str) -> String {
-    word.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
+/// How a statement over envelopes (`e`) keeps only those matching the words: its `FROM` and a
+/// condition to add to its `WHERE`.
+pub(super) struct Matched {
+    pub from: String,
+    pub condition: String,
+}
+
+/// [`Matched`] for `words`, its values bound in `st`; `None` when no word has a letter or a
+/// digit (nothing matches).
+pub(super) async fn matched(
+    store: &Store,
+    st: &mut Statement,
+    words: &[String],
+) -> SiloResult<Option<Matched>> {
+    let phrases: Vec<Vec<String>> = words
+        .iter()
+        .map(|w| self::words(w))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if phrases.is_empty() {
+        return Ok(None);
+    }
+    let envelopes = || "silo_envelopes e".to_string();
+    Ok(Some(match store.backend() {
+        Backend::Postgres => Matched {
+            from: envelopes(),
+            condition: format!(
+                "to_tsvector('simple', e.search_text) @@ to_tsquery('simple', {})",
+                st.bind(ts_query(&phrases))
+            ),
+        },
+        Backend::Sqlite => {
+            let in_order = in_order(st, &phrases);
+            match fts_query(&phrases) {
+                Some(q) if gathered(store, &q).await? < GATHER_AT_MOST => Matched {
+                    from: format!(
+                        "(SELECT DISTINCT envelope_id, version FROM silo_search \
+                         WHERE silo_search MATCH {} AND workspace_id = $1) s \
+                         CROSS JOIN silo_envelopes e",
+                        st.bind(q)
+                    ),
+                    condition: format!(
+                        "e.id = s.envelope_id AND e.version = s.version AND {in_order}"
+                    ),
+                },
+                _ => Matched {
+                    from: envelopes(),
+                    condition: in_order,
+                },
+            }
+        }
+    }))
+}
+
+/// PostgreSQL's query: each phrase's words in a row, the last a prefix, all phrases.
+fn ts_query(phrases: &[Vec<String>]) -> String {
+    let each: Vec<String> = phrases
+        .iter()
+        .map(|words| {
+            let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+            format!("({}:*)", quoted.join(" <-> "))
+        })
+        .collect();
+    each.join(" & ")
+}
+
+/// The SQLite index's query: every word of every phrase (the last of each as a prefix, when
+/// long enough); `None` when no word is worth looking up.
+fn fts_query(phrases: &[Vec<String>]) -> Option<String> {
+    let mut terms = Vec::new();
+    for words in phrases {
+        let (last, rest) = words.split_last()?;
+        terms.extend(rest.iter().map(|w| format!("\"{w}\"")));
+        if last.chars().count() >= SHORTEST_PREFIX {
+            terms.push(format!("\"{last}\"*"));
+        }
+    }
+    (!terms.is_empty()).then(|| terms.join(" AND "))
+}
+
+/// The condition that each phrase's words stand in a row in `search_text`, the last as a
+/// prefix (words are letters and digits only: nothing to escape for `LIKE`).
+fn in_order(st: &mut Statement, phrases: &[Vec<String>]) -> String {
+    let each: Vec<String> = phrases
+        .iter()
+        .map(|words| {
+            let pattern = st.bind(format!("% {}%", words.join(" ")));
+            format!("(' ' || e.search_text) LIKE {pattern}")
+        })
+        .collect();
+    each.join(" AND ")
+}
+
+/// How many rows of the SQLite index hold the words, counted up to [`GATHER_AT_MOST`].
+async fn gathered(store: &Store, query: &str) -> SiloResult<i64> {
+    let row = sqlx::query(&format!(
+        "SELECT count(*) AS n FROM (SELECT 1 FROM silo_search WHERE silo_search MATCH $1 \
+         LIMIT {GATHER_AT_MOST})"
+    ))
+    .bind(query.to_owned())
+    .fetch_one(store.pool())
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phrases(words: &[&str]) -> Vec<Vec<String>> {
+        words.iter().map(|w| self::words(w)).collect()
+    }
+
+    #[test]
+    fn queries_ask_for_phrases_with_a_prefix_last() {
+        let p = phrases(&["FT-101", "kunde", "de"]);
+        assert_eq!(ts_query(&p), "('ft' <-> '101':*) & ('kunde':*) & ('de':*)");
+        assert_eq!(
+            fts_query(&p).as_deref(),
+            Some("\"ft\" AND \"101\"* AND \"kunde\"*")
+        );
+        assert_eq!(fts_query(&phrases(&["a", "x1"])), None);
+    }
 }

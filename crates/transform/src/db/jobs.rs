@@ -157,20 +157,25 @@ pub(crate) async fn list(
     let before = created_at.map(millis).unwrap_or(i64::MAX);
     // no cursor: an empty id, which the statement reads as "from the start"
     let (c_at, c_id) = after.map_or((i64::MAX, String::new()), |(at, id)| (at, id.to_string()));
-    let sql = format!(
-        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND created_at <= $2 \
-         AND (created_at < $3 OR (created_at = $3 AND id < $4) OR $4 = '') \
-         ORDER BY created_at DESC, id DESC LIMIT $5"
-    );
     let rows = scope
-        .query(&sql)
-        .bind(before)
+        .query(&list_sql())
+        .bind(before.min(c_at))
         .bind(c_at)
         .bind(c_id)
         .bind(limit)
         .fetch_all(store.pool())
         .await?;
     rows.iter().map(|r| decode(r).map(|(job, _)| job)).collect()
+}
+
+/// The statement of [`list`]: `$2` bounds the index range (the earlier of the page's time and
+/// the cursor's), so a later page starts where the last one ended, not at the newest job.
+pub(crate) fn list_sql() -> String {
+    format!(
+        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND created_at <= $2 \
+         AND (created_at < $3 OR (created_at = $3 AND id < $4) OR $4 = '') \
+         ORDER BY created_at DESC, id DESC LIMIT $5"
+    )
 }
 
 /// The newest `limit` jobs that ran on the envelope `envelope`, newest first (through
@@ -181,17 +186,21 @@ pub(crate) async fn of_envelope(
     envelope: Uuid,
     limit: i64,
 ) -> TransformResult<Vec<Job>> {
-    let sql = format!(
-        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND silo_entry_id = $2 \
-         ORDER BY created_at DESC, id DESC LIMIT $3"
-    );
     let rows = scope
-        .query(&sql)
+        .query(&of_envelope_sql())
         .bind(envelope.to_string())
         .bind(limit)
         .fetch_all(store.pool())
         .await?;
     rows.iter().map(|r| decode(r).map(|(job, _)| job)).collect()
+}
+
+/// The statement of [`of_envelope`] (tests read its query plan).
+pub(crate) fn of_envelope_sql() -> String {
+    format!(
+        "SELECT {COLUMNS} FROM transform_jobs WHERE workspace_id = $1 AND silo_entry_id = $2 \
+         ORDER BY created_at DESC, id DESC LIMIT $3"
+    )
 }
 
 /// Whether the job has completed; `None` when there is no such job.

@@ -7,6 +7,8 @@ pub(crate) mod intents;
 pub(crate) mod jobs;
 pub(crate) mod nodes;
 pub(crate) mod notices;
+#[cfg(test)]
+mod plans;
 pub(crate) mod queue;
 pub(crate) mod webhook_secrets;
 pub(crate) mod workflow_versions;

@@ -85,16 +85,7 @@ pub(crate) async fn claim(
     until: DateTime<Utc>,
     limit: usize,
 ) -> TransformResult<Vec<ClaimedRow>> {
-    let sql = format!(
-        "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
-         status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
-         WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM transform_jobs \
-                                      WHERE ready_at <= $3 ORDER BY ready_at LIMIT $4{}) \
-         RETURNING workspace_id, id, workflow_id, workflow_version, silo_entry_id, job_key, args, \
-                   faults, phase, step_id, intent_id, intent_seq, attempt, step_state",
-        store.backend().skip_locked()
-    );
-    let rows = sqlx::query(&sql)
+    let rows = sqlx::query(&claim_sql(store.backend()))
         .bind(owner.to_string())
         .bind(millis(until))
         .bind(millis(now))
@@ -102,6 +93,19 @@ pub(crate) async fn claim(
         .write_returning(store)
         .await?;
     rows.iter().map(claimed).collect()
+}
+
+/// The statement of [`claim`] (tests read its query plan).
+pub(crate) fn claim_sql(backend: Backend) -> String {
+    format!(
+        "UPDATE transform_jobs SET lease_owner = $1, ready_at = $2, claims = claims + 1, \
+         status = CASE WHEN status = 'QUEUED' THEN 'RUN' ELSE status END, updated_at = $3 \
+         WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM transform_jobs \
+                                      WHERE ready_at <= $3 ORDER BY ready_at LIMIT $4{}) \
+         RETURNING workspace_id, id, workflow_id, workflow_version, silo_entry_id, job_key, args, \
+                   faults, phase, step_id, intent_id, intent_seq, attempt, step_state",
+        backend.skip_locked()
+    )
 }
 
 fn claimed(row: &AnyRow) -> TransformResult<ClaimedRow> {

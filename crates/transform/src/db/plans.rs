@@ -1,0 +1,106 @@
+//! The job list, the jobs of an envelope and the queue's claim read through an index on both
+//! backends, with many finished jobs in the table (`EXPLAIN QUERY PLAN` / `EXPLAIN` of the
+//! statements as the service builds them, on a table filled in bulk): no plan reads the jobs
+//! table whole, and a later page of the list starts at its time in the index.
+
+use folio_store::testing::{TestDb, analyze, backends};
+use folio_store::{Backend, Scope};
+use sqlx::Row;
+use sqlx::any::AnyArguments;
+
+use super::{jobs, queue};
+
+/// Jobs filled: all finished but one in a hundred, which waits to be claimed.
+const JOBS: i64 = 20_000;
+
+async fn fill(db: &TestDb, ws: Scope) {
+    let (rows, head) = match db.store.backend() {
+        Backend::Sqlite => (
+            "n",
+            "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $2 - 1) ",
+        ),
+        Backend::Postgres => ("generate_series(0, $2 - 1) AS n(i)", ""),
+    };
+    let sql = format!(
+        "{head}INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, completed_at, \
+         workflow_id, workflow_version, silo_entry_id, args, tags, request_hash, status, faults, \
+         phase, intent_seq, attempt, ready_at, claims) \
+         SELECT $1, 'j' || i, 1700000000000 + i, 1700000000000 + i, \
+         CASE WHEN i % 100 = 0 THEN NULL ELSE 1700000000000 + i END, 'w', 1, 'e' || (i % 5000), \
+         '{{}}', '[]', 'h', CASE WHEN i % 100 = 0 THEN 'QUEUED' ELSE 'OK' END, '[]', 'main', 0, 0, \
+         CASE WHEN i % 100 = 0 THEN 1700000000000 + i END, 0 FROM {rows}"
+    );
+    sqlx::query(&sql)
+        .bind(ws.workspace_id().to_string())
+        .bind(JOBS)
+        .execute(db.store.pool())
+        .await
+        .expect("fill jobs");
+    analyze(&db.store).await;
+}
+
+/// `(name, statement, values)` of every statement checked.
+fn statements(backend: Backend, ws: Scope) -> Vec<(&'static str, String, AnyArguments<'static>)> {
+    use sqlx::Arguments as _;
+    let middle = 1700000000000 + JOBS / 2;
+    let mut first = ws.arguments();
+    let _ = first.add(i64::MAX);
+    let _ = first.add(i64::MAX);
+    let _ = first.add(String::new());
+    let _ = first.add(21_i64);
+    let mut later = ws.arguments();
+    let _ = later.add(middle);
+    let _ = later.add(middle);
+    let _ = later.add("j10000".to_string());
+    let _ = later.add(21_i64);
+    let mut envelope = ws.arguments();
+    let _ = envelope.add("e17".to_string());
+    let _ = envelope.add(21_i64);
+    let mut claim = AnyArguments::default();
+    let _ = claim.add("owner".to_string());
+    let _ = claim.add(middle + 60_000);
+    let _ = claim.add(middle);
+    let _ = claim.add(8_i64);
+    vec![
+        ("list, first page", jobs::list_sql(), first),
+        ("list, later page", jobs::list_sql(), later),
+        ("jobs of an envelope", jobs::of_envelope_sql(), envelope),
+        ("claim", queue::claim_sql(backend), claim),
+    ]
+}
+
+fn scans_jobs(plan: &str) -> bool {
+    plan.lines().any(|line| {
+        let line = line.trim_start_matches(|c: char| c == ' ' || c == '-' || c == '>');
+        line.starts_with("SCAN transform_jobs") || line.starts_with("Seq Scan on transform_jobs")
+    })
+}
+
+#[tokio::test]
+async fn job_lists_and_the_claim_read_through_an_index() {
+    for db in backends().await {
+        let ws = Scope::new(db.store.create_workspace("plans").await.unwrap().id);
+        fill(&db, ws).await;
+        let (explain, column) = match db.store.backend() {
+            Backend::Sqlite => ("EXPLAIN QUERY PLAN", 3),
+            Backend::Postgres => ("EXPLAIN", 0),
+        };
+        for (name, sql, args) in statements(db.store.backend(), ws) {
+            let rows = sqlx::query_with(&format!("{explain} {sql}"), args)
+                .fetch_all(db.store.pool())
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let lines: Vec<String> = rows.iter().map(|r| r.get::<String, _>(column)).collect();
+            let plan = lines.join("\n");
+            assert!(!scans_jobs(&plan), "{} {name}:\n{plan}", db.label);
+            if name == "list, later page" {
+                assert!(
+                    plan.lines().any(|l| l.contains("created_at")
+                        && (l.contains("SEARCH") || l.contains("Index Cond"))),
+                    "{} {name} is not keyset-paged:\n{plan}",
+                    db.label
+                );
+            }
+        }
+    }
+}
