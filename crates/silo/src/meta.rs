@@ -143,11 +143,13 @@ impl Meta {
 
     /// The metadata to store when these rows are written over `current` at `at`. A plain row
     /// whose string form is the string form of a current row keeps that row as it is (a string
-    /// map read and sent back loses nothing); another row keeps the creation time of the current
-    /// row of its source and key, and its update time when it did not change.
+    /// map read and sent back loses nothing, and a map having no order, its rows keep the places
+    /// of the rows they keep); another row keeps the creation time of the current row of its
+    /// source and key, and its update time when it did not change.
     pub fn settle(self, current: Option<&Meta>, at: DateTime<Utc>) -> Meta {
         let current: &[MetaRow] = current.map(|c| c.rows.as_slice()).unwrap_or_default();
-        let rows = self
+        let a_map = self.rows.iter().all(MetaRow::is_plain);
+        let mut rows: Vec<MetaRow> = self
             .rows
             .into_iter()
             .map(|row| {
@@ -173,6 +175,9 @@ impl Meta {
                 }
             })
             .collect();
+        if a_map {
+            rows.sort_by_key(|r| current.iter().position(|c| c == r).unwrap_or(usize::MAX));
+        }
         Meta { rows }
     }
 }

@@ -80,7 +80,7 @@ pub fn entry_schema() -> RefOr<Schema> {
 
 /// `SiloFile`: v1's `FileOut` with `entry_id`.
 pub fn file_schema() -> RefOr<Schema> {
-    let entry_id = utoipa::openapi::ObjectBuilder::new()
+    let entry_id = utoipa::openapi::schema::ObjectBuilder::new()
         .schema_type(Type::String)
         .description(Some("The entry the file belongs to."))
         .build();
