@@ -18,7 +18,8 @@ use super::wire::Wire;
 use crate::{Correction, Entry, EnvelopeUpdate, ListQuery, Meta, NewEnvelope, Silo, SiloError};
 
 /// Body of `PUT`/`POST /silo/v1/envelopes`. Unknown fields (e.g. a whole envelope resource sent
-/// back) are ignored. `M` is the version's `meta` (v1: a map of strings).
+/// back) are ignored.
+// `M`: the version's `meta` (v1's, a map of strings, is the default).
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(bound = "")]
 pub struct EnvelopeIn<M = BTreeMap<String, String>> {
@@ -88,8 +89,8 @@ pub struct DigestOut {
     pub val: String,
 }
 
-/// An envelope resource. `M` and `F` are the version's `meta` and files (v1: a map of strings
-/// and [`FileOut`]).
+/// An envelope resource.
+// `M` and `F`: the version's `meta` and files (v1's are the defaults).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(bound = "")]
 pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
@@ -184,7 +185,8 @@ impl<M, F> EnvelopeOut<M, F> {
     }
 }
 
-/// A page of envelopes (`E`: the version's envelope resource).
+/// A page of envelopes.
+// `E`: the version's envelope resource (v1's is the default).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(bound = "")]
 pub struct EnvelopeList<E = EnvelopeOut> {

@@ -32,7 +32,8 @@ pub struct SearchParams {
     cursor: Option<String>,
 }
 
-/// A page of matches, newest first (`E`: the version's envelope resource).
+/// A page of matches, newest first.
+// `E`: the version's envelope resource (v1's is the default).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(bound = "")]
 pub struct SearchList<E = EnvelopeOut> {
