@@ -7,6 +7,7 @@ pub fn all() -> Vec<ServiceVersion> {
     vec![
         folio_utils::v1::version(),
         folio_silo::v1::version(),
+        folio_silo::v2::version(),
         folio_transform::v1::version(),
         folio_sequence::v1::version(),
         folio_access::v1::version(),

@@ -13,7 +13,7 @@ use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
 use crate::summary::Summary;
-use crate::{Silo, WorkspaceKeys, db, patch, related};
+use crate::{Meta, Silo, WorkspaceKeys, db, patch, related};
 
 impl Silo {
     /// Stores an envelope (or envelopes a bare document). Repeating the same request for the
@@ -98,7 +98,7 @@ impl Silo {
             state: None,
             version: prepared.version(),
             tags: new.tags,
-            meta: new.meta,
+            meta: new.meta.settle(None, at),
             attachments: Vec::new(),
             data: None,
             faults: prepared.faults.clone().unwrap_or_default(),
@@ -176,7 +176,10 @@ impl Silo {
     pub async fn update(&self, ws: Scope, id: Uuid, update: EnvelopeUpdate) -> SiloResult<Entry> {
         let current = self.get(ws, id).await?;
         let tags = update.tags.unwrap_or_else(|| current.tags.clone());
-        let meta = update.meta.unwrap_or_else(|| current.meta.clone());
+        let meta = match update.meta {
+            Some(meta) => meta.settle(Some(&current.meta), now()),
+            None => current.meta.clone(),
+        };
         let folder = match update.folder {
             Some(f) if f.is_empty() => None,
             Some(f) => Some(f),
@@ -240,7 +243,7 @@ impl Silo {
         folder: Option<String>,
     ) -> SiloResult<()> {
         let folder = folder.filter(|f| !f.is_empty());
-        check_labels(None, folder.as_deref(), &[], &BTreeMap::new())?;
+        check_labels(None, folder.as_deref(), &[], &Meta::default())?;
         if !db::envelopes::set_folder(tx, ws, id, folder, now()).await? {
             return Err(SiloError::NotFound("envelope"));
         }
@@ -342,7 +345,7 @@ impl Silo {
         prepared: Option<Prepared>,
         folder: Option<String>,
         tags: Vec<String>,
-        meta: BTreeMap<String, String>,
+        meta: Meta,
     ) -> SiloResult<Entry> {
         let read_version = current.version.clone();
         let mut next = Entry {
@@ -464,7 +467,7 @@ fn check_labels(
     key: Option<&str>,
     folder: Option<&str>,
     tags: &[String],
-    meta: &BTreeMap<String, String>,
+    meta: &Meta,
 ) -> SiloResult<()> {
     let mut bad = Vec::new();
     let mut check = |path: String, value: &str| {
@@ -487,13 +490,50 @@ fn check_labels(
     for (i, tag) in tags.iter().enumerate() {
         check(format!("tags[{i}]"), tag);
     }
-    for k in meta.keys() {
-        check(format!("meta.{k}"), k);
-    }
+    check_meta(meta, &mut bad);
     if bad.is_empty() {
         Ok(())
     } else {
         Err(SiloError::Invalid(bad))
+    }
+}
+
+/// Meta rows: their labels are short single-line strings, as other labels (a plain row is
+/// named `meta.<key>`, as a string map names it; another `meta[<i>]`), a link at most 2048
+/// characters, and a source and key name one row.
+fn check_meta(meta: &Meta, bad: &mut Vec<FieldError>) {
+    const LABEL: &str = "must be at most 255 characters, without control characters";
+    let line = |value: &str, max: usize| value.len() <= max && !value.chars().any(char::is_control);
+    for (i, row) in meta.rows.iter().enumerate() {
+        if row.is_plain() {
+            if !line(&row.key, 255) {
+                bad.push(FieldError::new(format!("meta.{}", row.key), LABEL));
+            }
+            continue;
+        }
+        let labels = [
+            ("key", Some(&row.key)),
+            ("src", Some(&row.src)),
+            ("ref", row.reference.as_ref()),
+            ("link_scope", row.link_scope.as_ref()),
+        ];
+        for (name, value) in labels {
+            if value.is_some_and(|v| !line(v, 255)) {
+                bad.push(FieldError::new(format!("meta[{i}].{name}"), LABEL));
+            }
+        }
+        if row.link_url.as_deref().is_some_and(|u| !line(u, 2048)) {
+            bad.push(FieldError::new(
+                format!("meta[{i}].link_url"),
+                "must be at most 2048 characters, without control characters",
+            ));
+        }
+        if meta.rows[..i].iter().any(|r| r.src == row.src && r.key == row.key) {
+            bad.push(FieldError::new(
+                format!("meta[{i}]"),
+                "repeats the src and key of an earlier row",
+            ));
+        }
     }
 }
 

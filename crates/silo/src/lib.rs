@@ -2,7 +2,8 @@
 //!
 //! [`Silo`] is the version-independent domain API (used by `v1` and by other services, e.g.
 //! transform); every method takes the workspace's `Scope` first and every statement (all in
-//! `db/`) is bound to it, so another workspace's envelope is simply not found. `v1` is the HTTP layer of version 1.
+//! `db/`) is bound to it, so another workspace's envelope is simply not found. `v1` is the
+//! HTTP layer of version 1, generic over its wire shapes; `v2` is that layer over Invopop's.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -20,6 +21,7 @@ pub mod identities;
 mod import;
 pub mod ingest;
 pub mod keys;
+mod meta;
 mod model;
 pub mod paging;
 pub mod patch;
@@ -30,11 +32,13 @@ pub mod spool;
 mod states;
 mod summary;
 pub mod v1;
+pub mod v2;
 
 pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
 pub use identities::NewIdentity;
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
+pub use meta::{Meta, MetaRow};
 pub use model::{
     Entry, EnvelopeUpdate, FileInfo, IdentityInfo, NewEnvelope, NewFile, NewState, SpoolFile,
     State, Version,

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+use crate::Meta;
+
 /// A stored envelope with its storage metadata.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -32,8 +34,8 @@ pub struct Entry {
     pub version: String,
     /// Tags.
     pub tags: Vec<String>,
-    /// String metadata.
-    pub meta: BTreeMap<String, String>,
+    /// Metadata rows.
+    pub meta: Meta,
     /// Current (not replaced) files, oldest first.
     pub attachments: Vec<FileInfo>,
     /// The GOBL envelope as JSON text, exactly as stored; `None` in lists.
@@ -83,8 +85,8 @@ pub struct NewEnvelope {
     pub folder: Option<String>,
     /// Tags.
     pub tags: Vec<String>,
-    /// String metadata.
-    pub meta: BTreeMap<String, String>,
+    /// Metadata rows (their times are set when stored).
+    pub meta: Meta,
     /// Sign the envelope with the workspace key.
     pub sign: bool,
     /// Store a bare document even when validation finds faults (they are recorded on the
@@ -106,8 +108,8 @@ pub struct EnvelopeUpdate {
     pub folder: Option<String>,
     /// New tags.
     pub tags: Option<Vec<String>>,
-    /// New metadata.
-    pub meta: Option<BTreeMap<String, String>>,
+    /// New metadata: replaces the rows (see [`Meta::settle`]).
+    pub meta: Option<Meta>,
     /// Accept new `data` that is a bare document with validation faults (see
     /// [`NewEnvelope::allow_invalid`]).
     pub allow_invalid: bool,

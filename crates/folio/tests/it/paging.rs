@@ -132,7 +132,12 @@ async fn fill(app: &TestApp, token: &str, id: &str) -> Filled {
         let r = send_as(app, token, Method::PUT, &path, Some(body.to_string())).await;
         r.expect(200)
     };
-    match id {
+    // silo/v2 lists what silo/v1 lists, under its own prefix
+    let (silo, id) = match id.strip_prefix("silo.v2.") {
+        Some(rest) => ("/silo/v2", format!("silo.v1.{rest}")),
+        None => ("/silo/v1", id.to_owned()),
+    };
+    match id.as_str() {
         "silo.v1.envelopes.list" | "silo.v1.entries.list" | "silo.v1.search" => {
             for n in 0..ITEMS {
                 let id = Uuid::now_v7();
@@ -140,15 +145,15 @@ async fn fill(app: &TestApp, token: &str, id: &str) -> Filled {
                 put(format!("/silo/v1/envelopes/{id}"), body).await;
                 filled.expected.insert(id.to_string());
             }
-            filled.path = if id == "silo.v1.entries.list" {
-                "/silo/v1/entries"
+            let list = if id == "silo.v1.entries.list" {
+                "entries"
             } else if id == "silo.v1.search" {
                 filled.query = "&q=pagewalk".into();
-                "/silo/v1/search"
+                "search"
             } else {
-                "/silo/v1/envelopes"
-            }
-            .into();
+                "envelopes"
+            };
+            filled.path = format!("{silo}/{list}");
         }
         "transform.v1.workflows.list" | "transform.v1.jobs.list" => {
             let mut workflows = Vec::new();
@@ -185,9 +190,9 @@ async fn fill(app: &TestApp, token: &str, id: &str) -> Filled {
         "silo.v1.entries.related" | "silo.v1.entries.related_by_uuid" => {
             let (entry, uuid) = related(app, token, &mut filled.expected).await;
             if id == "silo.v1.entries.related" {
-                filled.path = format!("/silo/v1/entries/{entry}/related");
+                filled.path = format!("{silo}/entries/{entry}/related");
             } else {
-                filled.path = "/silo/v1/entries/related".into();
+                filled.path = format!("{silo}/entries/related");
                 filled.query = format!("&uuid={uuid}");
             }
         }

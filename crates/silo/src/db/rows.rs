@@ -1,7 +1,6 @@
 //! Reading rows into domain types. A value that does not decode is `StoreError::Corrupt`
 //! (answered 500), never the client's fault.
 
-use std::collections::BTreeMap;
 
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
 use folio_store::{StoreError, from_millis};
@@ -44,7 +43,7 @@ pub fn entry(row: &AnyRow) -> Result<(Entry, String), StoreError> {
             state: row.try_get("state")?,
             version: row.try_get("version")?,
             tags: json::<Vec<String>>(row, "tags")?,
-            meta: json::<BTreeMap<String, String>>(row, "meta")?,
+            meta: json::<crate::Meta>(row, "meta")?,
             attachments: Vec::new(),
             data: None,
             faults: json_opt(row, "faults")?.unwrap_or_default(),

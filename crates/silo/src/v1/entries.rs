@@ -5,57 +5,57 @@
 use axum::response::Response;
 use folio_api::json::JsonOrBytes;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use super::envelopes::{EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, ListParams};
 use super::files::{FileIn, FileOut};
 use super::states::{StateIn, StateList, StateOut};
+use super::operations::operations;
 use super::versions::VersionOut;
+use super::wire::Wire;
 use super::{envelopes, files, states, versions};
 use crate::Silo;
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(fetch, put, update))
-        .routes(routes!(fetch_by_key))
-        .routes(routes!(version))
-        .routes(routes!(file, put_file))
-        .routes(routes!(add_file))
-        .routes(routes!(states_list, state_add))
-        .routes(routes!(state_at))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W;
+        list<W>, create<W>, fetch<W>, put<W>, update<W>, fetch_by_key<W>, version, file,
+        put_file<W>, add_file<W>, states_list, state_add, state_at)
 }
 
 /// List entries, newest first (as `GET /silo/v1/envelopes`).
 #[utoipa::path(get, path = "/silo/v1/entries", operation_id = "silo.v1.entries.list", tag = "silo", params(ListParams),
     responses((status = 200, description = "A page of entries.", body = EnvelopeList)))]
-async fn list(
+async fn list<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     q: Query<ListParams>,
-) -> ApiResult<Json<EnvelopeList>> {
-    envelopes::list(caller, silo, q).await
+) -> ApiResult<Json<EnvelopeList<W::Entry>>> {
+    envelopes::list::<W>(caller, silo, q).await
 }
 
 /// Store an entry under a server-chosen id (as `POST /silo/v1/envelopes`).
 #[utoipa::path(post, path = "/silo/v1/entries", operation_id = "silo.v1.entries.create", tag = "silo",
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
-async fn create(
+async fn create<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
-    body: Json<EnvelopeIn>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    envelopes::create(caller, silo, body).await
+    body: Json<EnvelopeIn<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
+    envelopes::create::<W>(caller, silo, body).await
 }
 
 /// Fetch an entry with its data (as `GET /silo/v1/envelopes/{id}`).
 #[utoipa::path(get, path = "/silo/v1/entries/{id}", operation_id = "silo.v1.entries.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Entry id.")),
     responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
-async fn fetch(caller: Caller, silo: Handle<Silo>, id: Path<Uuid>) -> ApiResult<Json<EnvelopeOut>> {
-    envelopes::fetch(caller, silo, id).await
+async fn fetch<W: Wire>(
+    caller: Caller,
+    silo: Handle<Silo>,
+    id: Path<Uuid>,
+) -> ApiResult<Json<W::Entry>> {
+    envelopes::fetch::<W>(caller, silo, id).await
 }
 
 /// Store an entry under a client-chosen id (as `PUT /silo/v1/envelopes/{id}`).
@@ -63,13 +63,13 @@ async fn fetch(caller: Caller, silo: Handle<Silo>, id: Path<Uuid>) -> ApiResult<
     params(("id" = Uuid, Path, description = "Entry id (the GOBL head.uuid).")),
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored entry.", body = EnvelopeOut)))]
-async fn put(
+async fn put<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     id: Path<Uuid>,
-    body: Json<EnvelopeIn>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    envelopes::put(caller, silo, id, body).await
+    body: Json<EnvelopeIn<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
+    envelopes::put::<W>(caller, silo, id, body).await
 }
 
 /// Change an entry's data, folder, tags or meta (as `PATCH /silo/v1/envelopes/{id}`).
@@ -77,25 +77,25 @@ async fn put(
     params(("id" = Uuid, Path, description = "Entry id.")),
     request_body = EnvelopePatch,
     responses((status = 200, description = "The updated entry.", body = EnvelopeOut)))]
-async fn update(
+async fn update<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     id: Path<Uuid>,
-    body: Json<EnvelopePatch>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    envelopes::update(caller, silo, id, body).await
+    body: Json<EnvelopePatch<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
+    envelopes::update::<W>(caller, silo, id, body).await
 }
 
 /// Fetch an entry by its key (as `GET /silo/v1/envelopes/key/{key}`).
 #[utoipa::path(get, path = "/silo/v1/entries/key/{key}", operation_id = "silo.v1.entries.fetch_by_key", tag = "silo",
     params(("key" = String, Path, description = "The key given when the entry was stored.")),
     responses((status = 200, description = "The entry.", body = EnvelopeOut)))]
-async fn fetch_by_key(
+async fn fetch_by_key<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     key: Path<String>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    envelopes::fetch_by_key(caller, silo, key).await
+) -> ApiResult<Json<W::Entry>> {
+    envelopes::fetch_by_key::<W>(caller, silo, key).await
 }
 
 /// Fetch a version of an entry (as `GET /silo/v1/envelopes/{id}/versions/{version}`).
@@ -126,13 +126,13 @@ async fn file(caller: Caller, silo: Handle<Silo>, p: Path<(Uuid, Uuid)>) -> ApiR
            ("id" = Uuid, Path, description = "File id.")),
     request_body(content((FileIn = "application/json"), (Vec<u8> = "application/octet-stream"))),
     responses((status = 200, description = "The attached file.", body = FileOut)))]
-async fn put_file(
+async fn put_file<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     p: Path<(Uuid, Uuid)>,
     body: JsonOrBytes<FileIn>,
-) -> ApiResult<Json<FileOut>> {
-    files::put(caller, silo, p, body).await
+) -> ApiResult<Json<W::File>> {
+    files::put::<W>(caller, silo, p, body).await
 }
 
 /// Attach a file to an entry under a server-chosen id.
@@ -143,14 +143,14 @@ async fn put_file(
     params(("entry_id" = Uuid, Path, description = "Entry id.")),
     request_body = FileIn,
     responses((status = 200, description = "The attached file.", body = FileOut)))]
-async fn add_file(
+async fn add_file<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     Path(entry_id): Path<Uuid>,
     body: Json<FileIn>,
-) -> ApiResult<Json<FileOut>> {
+) -> ApiResult<Json<W::File>> {
     let body = JsonOrBytes::Json(body.0);
-    files::put(caller, silo, Path((entry_id, Uuid::now_v7())), body).await
+    files::put::<W>(caller, silo, Path((entry_id, Uuid::now_v7())), body).await
 }
 
 /// List the states of an entry, oldest first (as `GET /silo/v1/envelopes/{id}/states`).

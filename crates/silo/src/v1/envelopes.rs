@@ -8,17 +8,21 @@ use folio_store::Scope;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use super::files::FileOut;
+use super::operations::operations;
 use super::or_default;
-use crate::{Correction, Entry, EnvelopeUpdate, ListQuery, NewEnvelope, Silo, SiloError};
+use super::wire::Wire;
+use crate::{Correction, Entry, EnvelopeUpdate, ListQuery, Meta, NewEnvelope, Silo, SiloError};
 
 /// Body of `PUT`/`POST /silo/v1/envelopes`. Unknown fields (e.g. a whole envelope resource sent
 /// back) are ignored.
+// `M`: the version's `meta` (v1's, a map of strings, is the default).
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct EnvelopeIn {
+#[schema(bound = "")]
+pub struct EnvelopeIn<M = BTreeMap<String, String>> {
     /// A GOBL envelope (`$schema` `https://gobl.org/draft-0/envelope`) or a bare GOBL document,
     /// which is built as `folio gobl build` builds it (normalised, calculated, validated) and
     /// enveloped. A full envelope is stored as sent (its digest must match). Required unless
@@ -39,7 +43,8 @@ pub struct EnvelopeIn {
     /// Tags.
     pub tags: Option<Vec<String>>,
     /// String metadata.
-    pub meta: Option<BTreeMap<String, String>>,
+    #[schema(value_type = Option<BTreeMap<String, String>>)]
+    pub meta: Option<M>,
     /// Sign the envelope with the workspace's key (see `GET /silo/v1/keys`).
     pub sign: Option<bool>,
     /// Store a bare document even when validation finds faults; they are recorded as the
@@ -51,7 +56,8 @@ pub struct EnvelopeIn {
 
 /// Body of `PATCH /silo/v1/envelopes/{id}`: absent or `null` fields are left as they are.
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct EnvelopePatch {
+#[schema(bound = "")]
+pub struct EnvelopePatch<M = BTreeMap<String, String>> {
     /// New data (envelope or bare document); a new version. Refused (409) when the envelope is
     /// signed and the document would change.
     #[schema(value_type = Option<Object>)]
@@ -61,7 +67,8 @@ pub struct EnvelopePatch {
     /// New tags.
     pub tags: Option<Vec<String>>,
     /// New metadata.
-    pub meta: Option<BTreeMap<String, String>>,
+    #[schema(value_type = Option<BTreeMap<String, String>>)]
+    pub meta: Option<M>,
     /// Accept new `data` that is a bare document with validation faults (as on `PUT`).
     pub allow_invalid: Option<bool>,
     /// How `data` is read (Invopop's names): `application/json` (the default), a whole
@@ -83,8 +90,10 @@ pub struct DigestOut {
 }
 
 /// An envelope resource.
+// `M` and `F`: the version's `meta` and files (v1's are the defaults).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct EnvelopeOut {
+#[schema(bound = "")]
+pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
     /// Equals the envelope's `head.uuid`.
     pub id: String,
     /// When it was stored.
@@ -115,9 +124,11 @@ pub struct EnvelopeOut {
     /// Tags.
     pub tags: Vec<String>,
     /// String metadata.
-    pub meta: BTreeMap<String, String>,
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub meta: M,
     /// Files attached to the envelope.
-    pub attachments: Vec<FileOut>,
+    #[schema(value_type = Vec<FileOut>)]
+    pub attachments: Vec<F>,
     /// The full GOBL envelope, exactly as stored; only when fetched by id or key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
@@ -132,9 +143,12 @@ pub struct EnvelopeOut {
     pub context: Option<String>,
 }
 
-impl EnvelopeOut {
-    /// The wire form of an entry.
-    pub fn from_entry(entry: Entry) -> ApiResult<EnvelopeOut> {
+impl<M, F> EnvelopeOut<M, F> {
+    /// The wire form of an entry, with the version's files and its `meta` of the entry's.
+    pub fn of<W: Wire<File = F>, G>(entry: Entry, meta: G) -> ApiResult<Self>
+    where
+        G: FnOnce(Uuid, Meta) -> M,
+    {
         let data = match entry.data.as_deref() {
             Some(text) => Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?),
             None => None,
@@ -145,8 +159,9 @@ impl EnvelopeOut {
             attachments: entry
                 .attachments
                 .into_iter()
-                .map(|f| FileOut::from_file(entry.id, f))
+                .map(|f| W::file(entry.id, f))
                 .collect(),
+            meta: meta(entry.id, entry.meta),
             id: entry.id.to_string(),
             created_at: folio_api::time::format(&entry.created_at),
             updated_at: folio_api::time::format(&entry.updated_at),
@@ -163,7 +178,6 @@ impl EnvelopeOut {
             state: entry.state,
             version: entry.version,
             tags: entry.tags,
-            meta: entry.meta,
             data,
             faults,
             context: entry.context,
@@ -172,10 +186,13 @@ impl EnvelopeOut {
 }
 
 /// A page of envelopes.
+// `E`: the version's envelope resource (v1's is the default).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct EnvelopeList {
+#[schema(bound = "")]
+pub struct EnvelopeList<E = EnvelopeOut> {
     /// The envelopes, without `data`.
-    pub list: Vec<EnvelopeOut>,
+    #[schema(value_type = Vec<EnvelopeOut>)]
+    pub list: Vec<E>,
     /// Page size used.
     pub limit: i64,
     /// The `created_at` this page started from (the request's, else the time of the request).
@@ -214,18 +231,15 @@ pub struct ListParams {
     ascending: Option<bool>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(put, fetch, update))
-        .routes(routes!(fetch_by_key))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; list<W>, create<W>, put<W>, fetch<W>, update<W>, fetch_by_key<W>)
 }
 
-async fn new_envelope(
+async fn new_envelope<W: Wire>(
     silo: &Silo,
     ws: Scope,
     id: Option<Uuid>,
-    body: EnvelopeIn,
+    body: EnvelopeIn<W::MetaIn>,
 ) -> ApiResult<NewEnvelope> {
     let data = match (body.data, body.previous_id) {
         (Some(data), _) => data.get().to_owned(),
@@ -238,7 +252,7 @@ async fn new_envelope(
         key: body.key.filter(|k| !k.is_empty()),
         folder: body.folder.filter(|f| !f.is_empty()),
         tags: or_default(body.tags),
-        meta: or_default(body.meta),
+        meta: W::meta(or_default(body.meta))?,
         sign: body.sign.unwrap_or(false),
         allow_invalid: body.allow_invalid.unwrap_or(false),
     })
@@ -284,19 +298,15 @@ async fn from_previous(
     params(("id" = Uuid, Path, description = "Envelope id (the GOBL head.uuid).")),
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
-pub(super) async fn put(
+pub(super) async fn put<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-    Json(body): Json<EnvelopeIn>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    let entry = silo
-        .create(
-            caller.scope(),
-            new_envelope(&silo, caller.scope(), Some(id), body).await?,
-        )
-        .await?;
-    Ok(Json(EnvelopeOut::from_entry(entry)?))
+    Json(body): Json<EnvelopeIn<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
+    let new = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
+    let entry = silo.create(caller.scope(), new).await?;
+    Ok(Json(W::entry(entry)?))
 }
 
 /// Store an envelope under a server-chosen id.
@@ -305,44 +315,40 @@ pub(super) async fn put(
 #[utoipa::path(post, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.create", tag = "silo",
     request_body = EnvelopeIn,
     responses((status = 200, description = "The stored envelope.", body = EnvelopeOut)))]
-pub(super) async fn create(
+pub(super) async fn create<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
-    Json(body): Json<EnvelopeIn>,
-) -> ApiResult<Json<EnvelopeOut>> {
-    let entry = silo
-        .create(
-            caller.scope(),
-            new_envelope(&silo, caller.scope(), None, body).await?,
-        )
-        .await?;
-    Ok(Json(EnvelopeOut::from_entry(entry)?))
+    Json(body): Json<EnvelopeIn<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
+    let new = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
+    let entry = silo.create(caller.scope(), new).await?;
+    Ok(Json(W::entry(entry)?))
 }
 
 /// Fetch an envelope with its data.
 #[utoipa::path(get, path = "/silo/v1/envelopes/{id}", operation_id = "silo.v1.envelopes.fetch", tag = "silo",
     params(("id" = Uuid, Path, description = "Envelope id.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
-pub(super) async fn fetch(
+pub(super) async fn fetch<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Json<EnvelopeOut>> {
+) -> ApiResult<Json<W::Entry>> {
     let entry = silo.get(caller.scope(), id).await?;
-    Ok(Json(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(W::entry(entry)?))
 }
 
 /// Fetch an envelope by its key, with its data.
 #[utoipa::path(get, path = "/silo/v1/envelopes/key/{key}", operation_id = "silo.v1.envelopes.fetch_by_key", tag = "silo",
     params(("key" = String, Path, description = "The key given when the envelope was stored.")),
     responses((status = 200, description = "The envelope.", body = EnvelopeOut)))]
-pub(super) async fn fetch_by_key(
+pub(super) async fn fetch_by_key<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(key): Path<String>,
-) -> ApiResult<Json<EnvelopeOut>> {
+) -> ApiResult<Json<W::Entry>> {
     let entry = silo.get_by_key(caller.scope(), &key).await?;
-    Ok(Json(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(W::entry(entry)?))
 }
 
 /// List envelopes, newest first.
@@ -353,11 +359,11 @@ pub(super) async fn fetch_by_key(
 /// hold more than `limit` when more than `limit` envelopes share one millisecond.
 #[utoipa::path(get, path = "/silo/v1/envelopes", operation_id = "silo.v1.envelopes.list", tag = "silo", params(ListParams),
     responses((status = 200, description = "A page of envelopes.", body = EnvelopeList)))]
-pub(super) async fn list(
+pub(super) async fn list<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Query(params): Query<ListParams>,
-) -> ApiResult<Json<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList<W::Entry>>> {
     let limit = page::limit(params.limit)?;
     let created_at = page::created_at(params.created_at.as_deref())?;
     let cursor = params.cursor.filter(|c| !c.is_empty());
@@ -370,24 +376,31 @@ pub(super) async fn list(
         ascending: params.ascending.unwrap_or(false),
     };
     let page = silo.list(caller.scope(), &query).await?;
-    EnvelopeList::of(page, limit, created_at, cursor, folder).map(Json)
+    EnvelopeList::of::<W>(page, limit, created_at, cursor, folder).map(Json)
 }
 
-impl EnvelopeList {
+/// The entries of a list in the version's shape: their secure meta rows left out.
+pub(super) fn listed<W: Wire>(entries: Vec<Entry>) -> ApiResult<Vec<W::Entry>> {
+    entries
+        .into_iter()
+        .map(|mut e| {
+            e.meta = std::mem::take(&mut e.meta).listed();
+            W::entry(e)
+        })
+        .collect()
+}
+
+impl<E> EnvelopeList<E> {
     /// The answer of a list of entries: the page, and the paging parameters it answers.
-    pub(super) fn of(
+    pub(super) fn of<W: Wire<Entry = E>>(
         page: page::Page<Entry>,
         limit: i64,
         created_at: Option<chrono::DateTime<chrono::Utc>>,
         cursor: Option<String>,
         folder: Option<String>,
-    ) -> ApiResult<EnvelopeList> {
+    ) -> ApiResult<EnvelopeList<E>> {
         Ok(EnvelopeList {
-            list: page
-                .items
-                .into_iter()
-                .map(EnvelopeOut::from_entry)
-                .collect::<ApiResult<_>>()?,
+            list: listed::<W>(page.items)?,
             limit,
             created_at: folio_api::time::format(&created_at.unwrap_or_else(folio_store::now)),
             next_created_at: page.next_created_at.as_ref().map(folio_api::time::format),
@@ -406,25 +419,25 @@ impl EnvelopeList {
     params(("id" = Uuid, Path, description = "Envelope id.")),
     request_body = EnvelopePatch,
     responses((status = 200, description = "The updated envelope.", body = EnvelopeOut)))]
-pub(super) async fn update(
+pub(super) async fn update<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-    Json(body): Json<EnvelopePatch>,
-) -> ApiResult<Json<EnvelopeOut>> {
+    Json(body): Json<EnvelopePatch<W::MetaIn>>,
+) -> ApiResult<Json<W::Entry>> {
     let update = EnvelopeUpdate {
         data: body.data.map(|d| d.get().to_owned()),
         merge_patch: merge_patch(body.content_type.as_deref())?,
         folder: body.folder,
         tags: body.tags,
-        meta: body.meta,
+        meta: body.meta.map(W::meta).transpose()?,
         allow_invalid: body.allow_invalid.unwrap_or(false),
     };
     let mut entry = silo.update(caller.scope(), id, update).await?;
     if body.sign == Some(true) {
         entry = silo.sign(caller.scope(), id).await?;
     }
-    Ok(Json(EnvelopeOut::from_entry(entry)?))
+    Ok(Json(W::entry(entry)?))
 }
 
 /// Whether a `PATCH`'s `data` is a merge patch, as its `content_type` says.

@@ -10,9 +10,11 @@ use folio_api::json::JsonOrBytes;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
+use super::operations::operations;
+use super::wire::Wire;
 use crate::{FileInfo, NewFile, Silo};
 
 /// Body of a file upload.
@@ -82,10 +84,10 @@ pub struct FileOut {
 }
 
 impl FileOut {
-    /// The wire form of a file of an envelope.
-    pub fn from_file(envelope_id: Uuid, f: FileInfo) -> FileOut {
+    /// The wire form of a file of an envelope, downloaded from under `prefix` (`/silo/v1`).
+    pub fn from_file(prefix: &str, envelope_id: Uuid, f: FileInfo) -> FileOut {
         FileOut {
-            url: format!("/silo/v1/envelopes/{envelope_id}/files/{}", f.id),
+            url: format!("{prefix}/envelopes/{envelope_id}/files/{}", f.id),
             id: f.id.to_string(),
             name: f.name,
             desc: f.desc,
@@ -101,8 +103,8 @@ impl FileOut {
     }
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new().routes(routes!(put, download))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; put<W>, download)
 }
 
 /// Base64 as clients write it: either alphabet, padded or not, whitespace and non-zero
@@ -138,19 +140,19 @@ pub(super) fn decode(text: &str) -> Option<Vec<u8>> {
            ("file_id" = Uuid, Path, description = "File id.")),
     request_body(content((FileIn = "application/json"), (Vec<u8> = "application/octet-stream"))),
     responses((status = 200, description = "The attached file.", body = FileOut)))]
-pub(super) async fn put(
+pub(super) async fn put<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path((id, file_id)): Path<(Uuid, Uuid)>,
     body: JsonOrBytes<FileIn>,
-) -> ApiResult<Json<FileOut>> {
+) -> ApiResult<Json<W::File>> {
     let body = match body {
         JsonOrBytes::Json(body) => body,
         JsonOrBytes::Bytes(bytes) => {
             let file = silo
                 .fill_file(caller.scope(), id, file_id, bytes.to_vec())
                 .await?;
-            return Ok(Json(FileOut::from_file(id, file)));
+            return Ok(Json(W::file(id, file)));
         }
     };
     let name = body
@@ -184,7 +186,7 @@ pub(super) async fn put(
             ));
         }
     };
-    Ok(Json(FileOut::from_file(id, file)))
+    Ok(Json(W::file(id, file)))
 }
 
 /// Download a file: its bytes, with its media type and name.

@@ -6,9 +6,11 @@ use folio_api::{ApiError, ApiResult, Caller, Handle, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::{Correction, Silo};
+use super::operations::operations;
+use super::wire::Wire;
 
 /// The body of `POST /silo/v1/gobl/build`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -53,11 +55,8 @@ pub struct GoblOut {
     pub data: Value,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(build))
-        .routes(routes!(sign))
-        .routes(routes!(correct))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; build, sign, correct)
 }
 
 /// Build GOBL without storing it.

@@ -7,12 +7,14 @@ use base64::engine::general_purpose::STANDARD;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use crate::IdentityInfo;
 use crate::Silo;
 use crate::identities::{self, NewIdentity};
+use super::operations::operations;
+use super::wire::Wire;
 
 /// Body of an import. `Debug` hides the file and the password.
 #[derive(Deserialize, ToSchema)]
@@ -78,10 +80,8 @@ pub struct IdentityList {
     pub list: Vec<IdentityOut>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(import, list))
-        .routes(routes!(get, delete))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; import, list, get, delete)
 }
 
 /// Import a signing identity.

@@ -3,9 +3,11 @@
 use folio_api::{ApiResult, Caller, Handle, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::Silo;
+use super::operations::operations;
+use super::wire::Wire;
 
 /// A JWK set (RFC 7517).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -15,8 +17,8 @@ pub struct KeySet {
     pub keys: Vec<gobl::sign::Jwk>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new().routes(routes!(list))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; list)
 }
 
 /// The workspace's public signing keys, as a JWK set.

@@ -10,11 +10,13 @@ mod files;
 mod gobl;
 mod identities;
 mod keys;
+pub(crate) mod operations;
 mod related;
 mod search;
 mod spool;
 mod states;
 mod versions;
+mod wire;
 
 pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch};
 pub use files::{FileIn, FileOut};
@@ -24,6 +26,7 @@ pub use keys::KeySet;
 pub use spool::{SpoolIn, SpoolOut};
 pub use states::{StateIn, StateList, StateOut};
 pub use versions::{VersionList, VersionOut, VersionSummary};
+pub use wire::{Component, V1, Wire};
 
 /// The service name.
 pub const SERVICE: &str = "silo";
@@ -31,23 +34,25 @@ pub const SERVICE: &str = "silo";
 /// silo/v1 for the registry. Handlers reach the domain through a `Handle<Silo>` that the
 /// server installs.
 pub fn version() -> ServiceVersion {
-    ServiceVersion::new(SERVICE, 1, routes())
+    ServiceVersion::new(SERVICE, 1, routes::<V1>())
 }
 
-/// The routes of silo/v1 with their documented operations.
-pub fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .merge(envelopes::routes())
-        .merge(versions::routes())
-        .merge(files::routes())
-        .merge(states::routes())
-        .merge(keys::routes())
-        .merge(identities::routes())
-        .merge(gobl::routes())
-        .merge(entries::routes())
-        .merge(search::routes())
-        .merge(related::routes())
-        .merge(spool::routes())
+/// The routes of silo/v1 with their documented operations, served under `W`'s prefix with
+/// `W`'s shapes (v1's own for [`V1`]).
+pub fn routes<W: Wire>() -> OpenApiRouter {
+    let routes = OpenApiRouter::new()
+        .merge(envelopes::routes::<W>())
+        .merge(versions::routes::<W>())
+        .merge(files::routes::<W>())
+        .merge(states::routes::<W>())
+        .merge(keys::routes::<W>())
+        .merge(identities::routes::<W>())
+        .merge(gobl::routes::<W>())
+        .merge(entries::routes::<W>())
+        .merge(search::routes::<W>())
+        .merge(related::routes::<W>())
+        .merge(spool::routes::<W>());
+    operations::finish::<W>(routes)
 }
 
 /// Tags and meta of the wire are optional: absent means empty.

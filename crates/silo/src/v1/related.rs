@@ -6,10 +6,12 @@ use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use serde::Deserialize;
 use utoipa::IntoParams;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use super::envelopes::EnvelopeList;
+use super::operations::operations;
+use super::wire::Wire;
 use crate::{RelatedQuery, Silo};
 
 /// Query of the related lists.
@@ -33,10 +35,8 @@ pub struct RelatedParams {
     limit: Option<i64>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(of_entry))
-        .routes(routes!(of_uuid))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; of_entry<W>, of_uuid<W>)
 }
 
 /// Find the entries whose document mentions the given entry's UUID (newest first).
@@ -45,12 +45,12 @@ pub(super) fn routes() -> OpenApiRouter {
         ("uuid" = Option<Uuid>, Query, description = "A UUID asked about instead of the entry's own."),
         RelatedParams),
     responses((status = 200, description = "A page of related entries.", body = EnvelopeList)))]
-async fn of_entry(
+async fn of_entry<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
     Query(params): Query<RelatedParams>,
-) -> ApiResult<Json<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList<W::Entry>>> {
     let targets = match parse_uuid(params.uuid.as_deref())? {
         Some(uuid) => {
             silo.exists(caller.scope(), id).await?;
@@ -58,7 +58,7 @@ async fn of_entry(
         }
         None => silo.related_targets(caller.scope(), id).await?,
     };
-    list(&silo, caller, targets, params).await
+    list::<W>(&silo, caller, targets, params).await
 }
 
 /// Find the entries whose document mentions a UUID (newest first).
@@ -66,14 +66,14 @@ async fn of_entry(
     params(("uuid" = Uuid, Query, description = "The document UUID to find mentions of."),
         RelatedParams),
     responses((status = 200, description = "A page of related entries.", body = EnvelopeList)))]
-async fn of_uuid(
+async fn of_uuid<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Query(params): Query<RelatedParams>,
-) -> ApiResult<Json<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList<W::Entry>>> {
     let uuid = parse_uuid(params.uuid.as_deref())?
         .ok_or_else(|| ApiError::invalid_field("uuid", "required"))?;
-    list(&silo, caller, vec![uuid], params).await
+    list::<W>(&silo, caller, vec![uuid], params).await
 }
 
 fn parse_uuid(text: Option<&str>) -> ApiResult<Option<Uuid>> {
@@ -85,12 +85,12 @@ fn parse_uuid(text: Option<&str>) -> ApiResult<Option<Uuid>> {
     }
 }
 
-async fn list(
+async fn list<W: Wire>(
     silo: &Silo,
     caller: Caller,
     targets: Vec<Uuid>,
     params: RelatedParams,
-) -> ApiResult<Json<EnvelopeList>> {
+) -> ApiResult<Json<EnvelopeList<W::Entry>>> {
     let limit = page::limit(params.limit)?;
     let created_at = page::created_at(params.created_at.as_deref())?;
     let cursor = params.cursor.filter(|c| !c.is_empty());
@@ -102,5 +102,5 @@ async fn list(
         cursor: Position::param(cursor.as_deref())?,
     };
     let page = silo.related(caller.scope(), &query).await?;
-    EnvelopeList::of(page, limit, created_at, cursor, None).map(Json)
+    EnvelopeList::of::<W>(page, limit, created_at, cursor, None).map(Json)
 }

@@ -5,9 +5,11 @@ use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Query};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::envelopes::EnvelopeOut;
+use super::envelopes::{EnvelopeOut, listed};
+use super::operations::operations;
+use super::wire::Wire;
 use crate::{SearchQuery, Silo};
 
 /// Query of a search.
@@ -31,8 +33,10 @@ pub struct SearchParams {
 }
 
 /// A page of matches, newest first.
+// `E`: the version's envelope resource (v1's is the default).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct SearchList {
+#[schema(bound = "")]
+pub struct SearchList<E = EnvelopeOut> {
     /// The query.
     pub query: String,
     /// The folder searched, if one.
@@ -43,7 +47,8 @@ pub struct SearchList {
     /// Matches skipped.
     pub offset: i64,
     /// The matching envelopes (without data).
-    pub list: Vec<EnvelopeOut>,
+    #[schema(value_type = Vec<EnvelopeOut>)]
+    pub list: Vec<E>,
     /// The cursor this page continued from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
@@ -53,8 +58,8 @@ pub struct SearchList {
     pub next_cursor: Option<String>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new().routes(routes!(search))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; search<W>)
 }
 
 /// Search the workspace's envelopes.
@@ -64,11 +69,11 @@ pub(super) fn routes() -> OpenApiRouter {
 /// `cursor` (or by `offset`).
 #[utoipa::path(get, path = "/silo/v1/search", operation_id = "silo.v1.search", tag = "silo", params(SearchParams),
     responses((status = 200, description = "A page of matches.", body = SearchList)))]
-async fn search(
+async fn search<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Query(params): Query<SearchParams>,
-) -> ApiResult<Json<SearchList>> {
+) -> ApiResult<Json<SearchList<W::Entry>>> {
     let query = params
         .q
         .filter(|q| !q.trim().is_empty())
@@ -88,11 +93,7 @@ async fn search(
     };
     let found = silo.search(caller.scope(), &search).await?;
     Ok(Json(SearchList {
-        list: found
-            .items
-            .into_iter()
-            .map(EnvelopeOut::from_entry)
-            .collect::<ApiResult<_>>()?,
+        list: listed::<W>(found.items)?,
         query: search.q,
         folder: search.folder,
         limit,

@@ -6,10 +6,12 @@ use axum::response::Response;
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::files::{attachment, decode};
 use crate::Silo;
+use super::operations::operations;
+use super::wire::Wire;
 
 /// Body of a spool upload (Invopop's field names).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -36,10 +38,8 @@ pub struct SpoolOut {
     pub expires_at: String,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(upload))
-        .routes(routes!(download, remove))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; upload, download, remove)
 }
 
 /// Upload temporary file data to the spool.

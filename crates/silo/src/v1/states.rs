@@ -6,10 +6,12 @@ use chrono::{DateTime, Utc};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use crate::{NewState, Silo, State};
+use super::operations::operations;
+use super::wire::Wire;
 
 /// Body of a state change.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -69,8 +71,8 @@ pub struct StateList {
     pub list: Vec<StateOut>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new().routes(routes!(add, list))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; add, list)
 }
 
 /// Set the state of an envelope.

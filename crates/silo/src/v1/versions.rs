@@ -4,10 +4,12 @@ use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
 use crate::Silo;
+use super::operations::operations;
+use super::wire::Wire;
 
 /// One version of an envelope.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -35,10 +37,8 @@ pub struct VersionList {
     pub list: Vec<VersionSummary>,
 }
 
-pub(super) fn routes() -> OpenApiRouter {
-    OpenApiRouter::new()
-        .routes(routes!(fetch))
-        .routes(routes!(list))
+pub(super) fn routes<W: Wire>() -> OpenApiRouter {
+    operations!(W; fetch, list)
 }
 
 /// Fetch one version of an envelope.

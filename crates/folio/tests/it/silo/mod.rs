@@ -13,6 +13,7 @@ mod s3;
 mod search;
 mod signing;
 mod spool;
+mod v2;
 mod validation;
 
 use reqwest::Method;
