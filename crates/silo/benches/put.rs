@@ -99,7 +99,12 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
             async move {
                 let id = Uuid::now_v7().to_string();
                 let body = format!(r#"{{"data":{}}}"#, text.replace(EXAMPLE_UUID, &id));
-                let resp = client.put(format!("{url}/{id}")).body(body).send().await.unwrap();
+                let resp = client
+                    .put(format!("{url}/{id}"))
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
                 assert_eq!(resp.status(), 200);
                 resp.bytes().await.unwrap();
             }
