@@ -38,7 +38,7 @@ pub trait Wire: Send + Sync + 'static {
 }
 
 /// A schema of a version's document.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Component {
     /// The v1 schema it replaces.
     pub replaces: Option<&'static str>,
@@ -46,6 +46,15 @@ pub struct Component {
     pub name: &'static str,
     /// The schema.
     pub schema: RefOr<Schema>,
+}
+
+impl std::fmt::Debug for Component {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Component")
+            .field("replaces", &self.replaces)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
 }
 
 /// silo/v1's own shapes: meta as a map of strings.
