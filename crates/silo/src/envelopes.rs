@@ -493,7 +493,10 @@ fn check_meta(meta: &Meta, bad: &mut Vec<FieldError>) {
                 "must be at most 2048 characters, without control characters",
             ));
         }
-        if meta.rows[..i].iter().any(|r| r.src == row.src && r.key == row.key) {
+        if meta.rows[..i]
+            .iter()
+            .any(|r| r.src == row.src && r.key == row.key)
+        {
             bad.push(FieldError::new(
                 format!("meta[{i}]"),
                 "repeats the src and key of an earlier row",

@@ -114,10 +114,7 @@ impl Meta {
     /// The metadata a map of strings writes.
     pub fn from_strings(map: BTreeMap<String, String>) -> Meta {
         Meta {
-            rows: map
-                .into_iter()
-                .map(|(k, v)| MetaRow::plain(k, v))
-                .collect(),
+            rows: map.into_iter().map(|(k, v)| MetaRow::plain(k, v)).collect(),
         }
     }
 

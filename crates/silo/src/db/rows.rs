@@ -1,7 +1,6 @@
 //! Reading rows into domain types. A value that does not decode is `StoreError::Corrupt`
 //! (answered 500), never the client's fault.
 
-
 use folio_store::rows::{json, json_opt, uuid, uuid_opt};
 use folio_store::{StoreError, from_millis};
 use sqlx::Row;

@@ -10,8 +10,8 @@ use uuid::Uuid;
 
 use super::envelopes::{EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, ListParams};
 use super::files::{FileIn, FileOut};
-use super::states::{StateIn, StateList, StateOut};
 use super::operations::operations;
+use super::states::{StateIn, StateList, StateOut};
 use super::versions::VersionOut;
 use super::wire::Wire;
 use super::{envelopes, files, states, versions};

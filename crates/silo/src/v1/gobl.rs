@@ -8,9 +8,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{Correction, Silo};
 use super::operations::operations;
 use super::wire::Wire;
+use crate::{Correction, Silo};
 
 /// The body of `POST /silo/v1/gobl/build`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -10,11 +10,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
+use super::operations::operations;
+use super::wire::Wire;
 use crate::IdentityInfo;
 use crate::Silo;
 use crate::identities::{self, NewIdentity};
-use super::operations::operations;
-use super::wire::Wire;
 
 /// Body of an import. `Debug` hides the file and the password.
 #[derive(Deserialize, ToSchema)]

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::Silo;
 use super::operations::operations;
 use super::wire::Wire;
+use crate::Silo;
 
 /// A JWK set (RFC 7517).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

@@ -81,7 +81,10 @@ fn retarget<W: Wire>(mut doc: OpenApi) -> OpenApi {
     let at = "#/components/schemas/";
     let renames: Vec<(String, String)> = components
         .iter()
-        .filter_map(|c| c.replaces.map(|old| (format!("{at}{old}"), format!("{at}{}", c.name))))
+        .filter_map(|c| {
+            c.replaces
+                .map(|old| (format!("{at}{old}"), format!("{at}{}", c.name)))
+        })
         .collect();
     let schemas = &mut doc.components.get_or_insert_default().schemas;
     for component in components {

@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::files::{attachment, decode};
-use crate::Silo;
 use super::operations::operations;
 use super::wire::Wire;
+use crate::Silo;
 
 /// Body of a spool upload (Invopop's field names).
 #[derive(Debug, Deserialize, ToSchema)]

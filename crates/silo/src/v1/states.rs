@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
-use crate::{NewState, Silo, State};
 use super::operations::operations;
 use super::wire::Wire;
+use crate::{NewState, Silo, State};
 
 /// Body of a state change.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -7,9 +7,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
-use crate::Silo;
 use super::operations::operations;
 use super::wire::Wire;
+use crate::Silo;
 
 /// One version of an envelope.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

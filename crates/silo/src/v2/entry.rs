@@ -74,7 +74,10 @@ pub fn entry_schema() -> RefOr<Schema> {
         "The entry's meta rows (secure rows are left out of lists).",
     );
     let files = list_of("SiloFile", "Files attached to the entry.");
-    let own = merged(EntryFlags::schema(), [("meta", meta), ("attachments", files)]);
+    let own = merged(
+        EntryFlags::schema(),
+        [("meta", meta), ("attachments", files)],
+    );
     merged(<EnvelopeOut>::schema(), own)
 }
 

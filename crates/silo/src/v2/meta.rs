@@ -92,7 +92,10 @@ impl SiloMeta {
     /// The domain row of the `i`th row of a request.
     pub fn into_row(self, i: usize) -> ApiResult<MetaRow> {
         if self.key.is_empty() {
-            return Err(ApiError::invalid_field(&format!("meta[{i}].key"), "required"));
+            return Err(ApiError::invalid_field(
+                &format!("meta[{i}].key"),
+                "required",
+            ));
         }
         Ok(MetaRow {
             src: self.src.unwrap_or_default(),

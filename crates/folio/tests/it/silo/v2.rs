@@ -49,10 +49,7 @@ async fn invopop_meta_rows_round_trip() {
             .put(&format!("/silo/v2/entries/{id}"), &body)
             .await
             .expect(200);
-        let fetched = app
-            .get(&format!("/silo/v2/entries/{id}"))
-            .await
-            .expect(200);
+        let fetched = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
         assert_eq!(made, fetched, "{}", app.label());
         let rows = fetched["meta"].as_array().unwrap();
         let sent = invopop_meta();
@@ -64,7 +61,10 @@ async fn invopop_meta_rows_round_trip() {
         }
         assert_eq!(rows[0]["id"], format!("{id}:sdi:id"));
         assert_eq!(rows[1]["id"], format!("{id}::note"));
-        assert_eq!((made["draft"].clone(), made["invalid"].clone()), (json!(true), json!(false)));
+        assert_eq!(
+            (made["draft"].clone(), made["invalid"].clone()),
+            (json!(true), json!(false))
+        );
 
         // the same request again is the same entry; a row changed keeps its creation time
         let again = app
@@ -81,7 +81,10 @@ async fn invopop_meta_rows_round_trip() {
         let (before, after) = (&made["meta"][1], &patched["meta"][1]);
         assert_eq!(after["value"], json!({"text": "changed"}));
         assert_eq!(after["created_at"], before["created_at"]);
-        assert_eq!(patched["meta"][0], made["meta"][0], "unchanged row, unchanged times");
+        assert_eq!(
+            patched["meta"][0], made["meta"][0],
+            "unchanged row, unchanged times"
+        );
         app.stop().await;
     }
 }
@@ -97,10 +100,7 @@ async fn v1_and_v2_read_one_entry_each_in_its_shape() {
             .await
             .expect(200);
         assert_eq!(v1_made["meta"], json!({"a": "1", "b": "two"}));
-        let v2 = app
-            .get(&format!("/silo/v2/entries/{id}"))
-            .await
-            .expect(200);
+        let v2 = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
         let rows: Vec<Value> = v2["meta"].as_array().unwrap().iter().map(written).collect();
         assert_eq!(
             rows,
@@ -135,10 +135,7 @@ async fn v1_and_v2_read_one_entry_each_in_its_shape() {
             )
             .await
             .expect(200);
-        let v1 = app
-            .get(&format!("/silo/v1/entries/{id}"))
-            .await
-            .expect(200);
+        let v1 = app.get(&format!("/silo/v1/entries/{id}")).await.expect(200);
         assert_eq!(
             v1["meta"],
             json!({"sdi:id": r#"{"id":"IT-42","n":2}"#, "note": "{}"}),
@@ -151,10 +148,7 @@ async fn v1_and_v2_read_one_entry_each_in_its_shape() {
         )
         .await
         .expect(200);
-        let v2_after = app
-            .get(&format!("/silo/v2/entries/{id}"))
-            .await
-            .expect(200);
+        let v2_after = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
         assert_eq!(v2_after["meta"], v2_made["meta"], "{}", app.label());
         let changed = app
             .patch(
@@ -164,11 +158,12 @@ async fn v1_and_v2_read_one_entry_each_in_its_shape() {
             .await
             .expect(200);
         assert_eq!(changed["meta"]["sdi:id"], "replaced");
-        let v2_changed = app
-            .get(&format!("/silo/v2/entries/{id}"))
-            .await
-            .expect(200);
-        assert_eq!(row(&v2_changed, "note"), row(&v2_made, "note"), "kept as it was");
+        let v2_changed = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
+        assert_eq!(
+            row(&v2_changed, "note"),
+            row(&v2_made, "note"),
+            "kept as it was"
+        );
         assert_eq!(
             written(row(&v2_changed, "sdi:id")),
             json!({"key": "sdi:id", "value": {"value": "replaced"}})
@@ -189,10 +184,7 @@ async fn secure_rows_are_left_out_of_lists() {
         )
         .await
         .expect(200);
-        let one = app
-            .get(&format!("/silo/v2/entries/{id}"))
-            .await
-            .expect(200);
+        let one = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
         assert_eq!(one["meta"].as_array().unwrap().len(), 2);
         let listed = app.get("/silo/v2/entries").await.expect(200);
         let found = app.get("/silo/v2/search?q=kunde").await.expect(200);
@@ -203,7 +195,12 @@ async fn secure_rows_are_left_out_of_lists() {
                 .iter()
                 .find(|e| e["id"] == id.to_string())
                 .unwrap_or_else(|| panic!("{page}"));
-            let keys: Vec<&Value> = entry["meta"].as_array().unwrap().iter().map(|r| &r["key"]).collect();
+            let keys: Vec<&Value> = entry["meta"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| &r["key"])
+                .collect();
             assert_eq!(keys, [&json!("open")], "{}", app.label());
         }
         app.stop().await;
@@ -258,15 +255,15 @@ async fn v2_answers_have_invopops_fields_and_conform_to_the_v2_document() {
         .expect(200);
     assert_eq!(file["entry_id"], id.to_string());
     let url = file["url"].as_str().unwrap();
-    assert!(url.starts_with(&format!("/silo/v2/envelopes/{id}/files/")), "{url}");
+    assert!(
+        url.starts_with(&format!("/silo/v2/envelopes/{id}/files/")),
+        "{url}"
+    );
     assert_eq!(app.get(url).await.body, b"hello");
     conforms(&doc, &file, "SiloFile");
     invopop_types(&file, SILO_FILE);
 
-    let entry = app
-        .get(&format!("/silo/v2/entries/{id}"))
-        .await
-        .expect(200);
+    let entry = app.get(&format!("/silo/v2/entries/{id}")).await.expect(200);
     conforms(&doc, &entry, "SiloEntry");
     invopop_types(&entry, SILO_ENTRY);
     for row in entry["meta"].as_array().unwrap() {
@@ -306,29 +303,69 @@ fn v2_documents_every_operation_of_v1_under_its_own_prefix() {
     let (v2, text) = operations(folio_silo::v2::version().openapi(), "v2");
     assert!(v1.len() > 30);
     assert_eq!(v1, v2);
-    assert!(!text.contains("/silo/v1/") && !text.contains("silo.v1."), "v2 names v1");
+    assert!(
+        !text.contains("/silo/v1/") && !text.contains("silo.v1."),
+        "v2 names v1"
+    );
 }
 
 /// Invopop's declared types of the members of its schemas (`openapi/silo_v1.yaml`).
 const SILO_ENTRY: &[(&str, &str)] = &[
-    ("attachments", "array"), ("context", "string"), ("created_at", "string"),
-    ("data", "object"), ("digest", "object"), ("doc_schema", "string"), ("draft", "boolean"),
-    ("env_schema", "string"), ("faults", "array"), ("folder", "string"), ("id", "string"),
-    ("invalid", "boolean"), ("key", "string"), ("meta", "array"), ("signed", "boolean"),
-    ("snippet", "object"), ("state", "string"), ("tags", "array"), ("updated_at", "string"),
-    ("version", "string"), ("versions", "array"),
+    ("attachments", "array"),
+    ("context", "string"),
+    ("created_at", "string"),
+    ("data", "object"),
+    ("digest", "object"),
+    ("doc_schema", "string"),
+    ("draft", "boolean"),
+    ("env_schema", "string"),
+    ("faults", "array"),
+    ("folder", "string"),
+    ("id", "string"),
+    ("invalid", "boolean"),
+    ("key", "string"),
+    ("meta", "array"),
+    ("signed", "boolean"),
+    ("snippet", "object"),
+    ("state", "string"),
+    ("tags", "array"),
+    ("updated_at", "string"),
+    ("version", "string"),
+    ("versions", "array"),
 ];
 const SILO_META: &[(&str, &str)] = &[
-    ("created_at", "string"), ("entry_id", "string"), ("id", "string"), ("indexed", "boolean"),
-    ("key", "string"), ("link_scope", "string"), ("link_url", "string"), ("owned", "boolean"),
-    ("owner_id", "string"), ("ref", "string"), ("secure", "boolean"), ("shared", "boolean"),
-    ("src", "string"), ("updated_at", "string"), ("value", "object"),
+    ("created_at", "string"),
+    ("entry_id", "string"),
+    ("id", "string"),
+    ("indexed", "boolean"),
+    ("key", "string"),
+    ("link_scope", "string"),
+    ("link_url", "string"),
+    ("owned", "boolean"),
+    ("owner_id", "string"),
+    ("ref", "string"),
+    ("secure", "boolean"),
+    ("shared", "boolean"),
+    ("src", "string"),
+    ("updated_at", "string"),
+    ("value", "object"),
 ];
 const SILO_FILE: &[(&str, &str)] = &[
-    ("category", "string"), ("created_at", "string"), ("desc", "string"),
-    ("embeddable", "boolean"), ("entry_id", "string"), ("hash", "string"), ("id", "string"),
-    ("key", "string"), ("meta", "object"), ("mime", "string"), ("name", "string"),
-    ("previous", "array"), ("private", "boolean"), ("size", "integer"), ("stored", "boolean"),
+    ("category", "string"),
+    ("created_at", "string"),
+    ("desc", "string"),
+    ("embeddable", "boolean"),
+    ("entry_id", "string"),
+    ("hash", "string"),
+    ("id", "string"),
+    ("key", "string"),
+    ("meta", "object"),
+    ("mime", "string"),
+    ("name", "string"),
+    ("previous", "array"),
+    ("private", "boolean"),
+    ("size", "integer"),
+    ("stored", "boolean"),
     ("url", "string"),
 ];
 
