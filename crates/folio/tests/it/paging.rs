@@ -58,7 +58,9 @@ async fn every_list_of_every_document_pages_by_cursor_through_every_item_once() 
         let mut paged = 0;
         for list in &lists {
             let Some(cursor) = param(list, "cursor") else {
-                let known = UNPAGED.iter().any(|(id, _)| *id == list.id);
+                // silo/v2's lists are silo/v1's
+                let v1_id = list.id.replacen("silo.v2.", "silo.v1.", 1);
+                let known = UNPAGED.iter().any(|(id, _)| *id == v1_id);
                 assert!(
                     known,
                     "{}: a list without `cursor`: page it, or name it in UNPAGED",
