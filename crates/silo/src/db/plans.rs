@@ -217,7 +217,7 @@ async fn plan(db: &TestDb, e: Explained) -> (String, String) {
 /// A whole-table read of the envelopes or of the related index, in either backend's words.
 fn scans_a_table(plan: &str) -> bool {
     plan.lines().any(|line| {
-        let line = line.trim_start_matches(|c: char| c == ' ' || c == '-' || c == '>');
+        let line = line.trim_start_matches([' ', '-', '>']);
         ["SCAN e", "SCAN r", "SCAN silo_envelopes", "SCAN silo_related"]
             .iter()
             .any(|scan| line.starts_with(scan))

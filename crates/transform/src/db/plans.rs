@@ -71,7 +71,7 @@ fn statements(backend: Backend, ws: Scope) -> Vec<(&'static str, String, AnyArgu
 
 fn scans_jobs(plan: &str) -> bool {
     plan.lines().any(|line| {
-        let line = line.trim_start_matches(|c: char| c == ' ' || c == '-' || c == '>');
+        let line = line.trim_start_matches([' ', '-', '>']);
         line.starts_with("SCAN transform_jobs") || line.starts_with("Seq Scan on transform_jobs")
     })
 }
