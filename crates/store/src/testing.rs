@@ -191,6 +191,18 @@ fn with_database(url: &str, name: &str) -> String {
     out
 }
 
+/// The rows `n(i)` for `i` in `0 .. $2` of a bulk fill statement on `backend`: what goes after
+/// `FROM`, and the head that must precede the statement (SQLite's recursive CTE).
+pub fn numbered_rows(backend: crate::Backend) -> (&'static str, &'static str) {
+    match backend {
+        crate::Backend::Sqlite => (
+            "n",
+            "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $2 - 1) ",
+        ),
+        crate::Backend::Postgres => ("generate_series(0, $2 - 1) AS n(i)", ""),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;

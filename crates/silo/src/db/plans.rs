@@ -33,13 +33,7 @@ struct Explained {
 
 /// Fills the store with [`ENVELOPES`] envelopes and their related rows, in two statements.
 async fn fill(db: &TestDb, ws: Scope) {
-    let (rows, head) = match db.store.backend() {
-        Backend::Sqlite => (
-            "n",
-            "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $2 - 1) ",
-        ),
-        Backend::Postgres => ("generate_series(0, $2 - 1) AS n(i)", ""),
-    };
+    let (rows, head) = folio_store::testing::numbered_rows(db.store.backend());
     let envelopes = format!(
         "{head}INSERT INTO silo_envelopes (workspace_id, id, created_at, updated_at, key, folder, \
          env_schema, doc_schema, digest, signed, state, version, tags, meta, fingerprint, number, \

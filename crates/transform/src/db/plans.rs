@@ -14,13 +14,7 @@ use super::{jobs, queue};
 const JOBS: i64 = 20_000;
 
 async fn fill(db: &TestDb, ws: Scope) {
-    let (rows, head) = match db.store.backend() {
-        Backend::Sqlite => (
-            "n",
-            "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $2 - 1) ",
-        ),
-        Backend::Postgres => ("generate_series(0, $2 - 1) AS n(i)", ""),
-    };
+    let (rows, head) = folio_store::testing::numbered_rows(db.store.backend());
     let sql = format!(
         "{head}INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, completed_at, \
          workflow_id, workflow_version, silo_entry_id, args, tags, request_hash, status, faults, \
