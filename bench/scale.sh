@@ -6,7 +6,9 @@
 #   - the envelope PUT rate (goal: at least 0.90 of the empty store's);
 #   - the first list page and a folder's list page, p99 of one client (goal: ≤ 10 ms);
 #   - search by party name, tax id and number, p99 of one client (goal: ≤ 50 ms);
-#   - bytes on disk per envelope against its JSON (goal: ≤ 1.5×).
+#   - bytes on disk per envelope against its JSON (goal: ≤ 1.5×);
+#   - jobs through the engine's claim with SCALE_JOBS finished jobs in the table (default
+#     1,000,000) against an empty table (goal: at least 0.90 of it).
 # SQLite, then PostgreSQL when FOLIO_TEST_DATABASE_URL is set (BENCH_BACKEND=sqlite|postgres
 # for one). Prints BENCH lines; `BENCH_SCALE=1 bench/run.sh` adds them to its table. Not run by
 # CI: a million envelopes take several minutes to fill and some GB of disk per backend.
@@ -15,4 +17,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/folio-target}"
-cargo bench -q -p folio-silo --bench scale
+# One build of both benchmarks (one feature set), then each binary run directly.
+benches="$(cargo bench --no-run -q -p folio-silo -p folio-transform --bench scale --bench engine \
+  --message-format=json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and "bench" in m["target"]["kind"] and m.get("executable"):
+        print(m["target"]["name"], m["executable"])
+')"
+bench() { awk -v n="$1" '$1 == n { print $2 }' <<<"$benches"; }
+"$(bench scale)"
+BENCH_FINISHED_JOBS="${SCALE_JOBS:-1000000}" "$(bench engine)"

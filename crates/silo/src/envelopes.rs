@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
 use crate::ingest::{self, Prepared};
-use crate::model::{Entry, EnvelopeUpdate, NewEnvelope, Version};
+use crate::model::{Entry, EnvelopeUpdate, History, NewEnvelope, Version};
 use crate::summary::Summary;
 use crate::{Meta, Silo, WorkspaceKeys, db, patch, related};
 
@@ -321,6 +321,12 @@ impl Silo {
         db::versions::get(self.store(), ws, id, version)
             .await?
             .ok_or(SiloError::NotFound("version"))
+    }
+
+    /// The envelope's [`History`] in one statement, for a caller that has read the envelope
+    /// already (an envelope that is not there, or not the workspace's, has none: no 404).
+    pub async fn history(&self, ws: Scope, id: Uuid) -> SiloResult<History> {
+        db::history::of(self.store(), ws, id).await
     }
 
     /// Every version of the envelope, oldest first.

@@ -40,8 +40,8 @@ pub use identities::NewIdentity;
 pub use keys::{WorkspaceKeys, ensure_workspace_key};
 pub use meta::{Meta, MetaRow};
 pub use model::{
-    Entry, EnvelopeUpdate, FileInfo, IdentityInfo, NewEnvelope, NewFile, NewState, SpoolFile,
-    State, Version,
+    Entry, EnvelopeUpdate, FileInfo, History, IdentityInfo, NewEnvelope, NewFile, NewState,
+    SpoolFile, State, Version,
 };
 pub use paging::ListQuery;
 pub use query::{BrowseQuery, Browsed, RelatedQuery};

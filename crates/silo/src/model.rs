@@ -198,6 +198,16 @@ pub struct NewState {
     pub src_id: Option<String>,
 }
 
+/// What happened to an envelope, as a page beside the envelope shows it: its states and the
+/// versions it has had (their ids and times, not their data), each oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// The state history.
+    pub states: Vec<State>,
+    /// `(version, stored at)` of every version.
+    pub versions: Vec<(String, DateTime<Utc>)>,
+}
+
 /// One stored content of an envelope.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Version {

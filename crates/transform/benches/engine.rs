@@ -78,6 +78,10 @@ async fn main() {
     let clients = env_usize("BENCH_CLIENTS", 1);
     let rounds = env_usize("BENCH_ROUNDS", 3).max(1);
     let only = std::env::var("BENCH_BACKEND").ok();
+    let finished = env_usize("BENCH_FINISHED_JOBS", 0);
+    if finished > 0 {
+        return at_scale(n, clients, rounds, finished, only.as_deref()).await;
+    }
     for db in folio_store::testing::backends().await {
         if only.as_deref().is_some_and(|b| b != db.label) {
             continue;
@@ -105,6 +109,64 @@ async fn main() {
             engine / bare
         );
     }
+}
+
+/// The engine with `finished` finished jobs in the table against an empty table, in
+/// alternating rounds on two databases of each backend (issue 32: the claim must not slow
+/// down as the table grows; `bench/scale.sh` sets `BENCH_FINISHED_JOBS=1000000`).
+async fn at_scale(n: usize, clients: usize, rounds: usize, finished: usize, only: Option<&str>) {
+    use folio_store::testing::{postgres, sqlite};
+    let sqlite = (sqlite().await, sqlite().await);
+    let postgres = match (postgres().await, postgres().await) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    };
+    for (empty, full) in std::iter::once(sqlite).chain(postgres) {
+        if only.is_some_and(|b| b != empty.label) {
+            continue;
+        }
+        let started = Instant::now();
+        fill_finished(&full.store, finished).await;
+        println!(
+            "  {}: {finished} finished jobs filled in {:.0} s",
+            full.label,
+            started.elapsed().as_secs_f64()
+        );
+        let (mut on_empty, mut on_full) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            on_empty.push(engine(&empty.store, empty.dir(), n, clients).await);
+            on_full.push(engine(&full.store, full.dir(), n, clients).await);
+        }
+        println!("  empty rounds {on_empty:.0?} jobs/s, full rounds {on_full:.0?} jobs/s");
+        let (a, b) = (median(on_empty), median(on_full));
+        println!(
+            "BENCH | scale: jobs through the claim, {finished} finished jobs in the table, {} | {b:.0}/s | empty table {a:.0}/s | {:.2}",
+            empty.label,
+            b / a
+        );
+    }
+}
+
+/// `n` finished jobs of a workspace of their own, in one statement: what a year of jobs
+/// leaves in the table (no `ready_at`: nothing left to claim).
+async fn fill_finished(store: &Store, n: usize) {
+    let ws = store.create_workspace("finished jobs").await.unwrap().id;
+    let (rows, head) = folio_store::testing::numbered_rows(store.backend());
+    let sql = format!(
+        "{head}INSERT INTO transform_jobs (workspace_id, id, created_at, updated_at, completed_at, \
+         workflow_id, workflow_version, silo_entry_id, args, tags, request_hash, status, faults, \
+         phase, intent_seq, attempt, ready_at, claims) \
+         SELECT $1, 'done-' || i, 1700000000000 + i, 1700000000000 + i, 1700000000000 + i, \
+         'w', 1, 'e' || (i % 50000), '{{}}', '[]', 'h', 'OK', '[]', 'main', 0, 0, NULL, 1 \
+         FROM {rows}"
+    );
+    sqlx::query(&sql)
+        .bind(ws.to_string())
+        .bind(n as i64)
+        .execute(store.pool())
+        .await
+        .expect("fill finished jobs");
+    analyze(store).await;
 }
 
 fn median(mut rounds: Vec<f64>) -> f64 {

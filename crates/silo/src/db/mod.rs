@@ -5,6 +5,7 @@
 pub(crate) mod browse;
 pub(crate) mod envelopes;
 pub(crate) mod files;
+pub(crate) mod history;
 pub(crate) mod identities;
 pub(crate) mod keys;
 pub(crate) mod list;

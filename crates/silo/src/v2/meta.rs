@@ -26,6 +26,7 @@ pub struct SiloMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub src: Option<String>,
     /// The row's key within its source (required; a source and key name one row).
+    #[schema(min_length = 1)]
     pub key: String,
     /// The row's data, a JSON object (`{}` when absent). A value written through silo/v1 (a
     /// string) reads as `{"value": "…"}`.
