@@ -1,15 +1,18 @@
 //! Search over a workspace's envelopes by the words of their stored search text (see
 //! `summary.rs` for what is searched and what matches), through an index on both backends:
 //! - PostgreSQL: its text search, `to_tsvector('simple', search_text)` under a GIN index, asked
-//!   with every searched word as a phrase whose last word is a prefix (`ft <-> 101:*`).
+//!   with every searched word as a phrase whose last word is a prefix (`ft <-> 101:*`), or,
+//!   when a searched word has a digit (a number, a tax id), with the longest such word alone
+//!   and the rest checked on the rows it finds, as on SQLite.
 //! - SQLite: the FTS5 table `silo_search`, which knows which rows hold a word but not where
 //!   (`detail=none`, a third of the size). Only the searched word that the fewest rows hold
-//!   (counted in `silo_search_vocab`) is looked up, and the rows it finds are checked for all
-//!   words in order on the row's own `search_text` (a `LIKE` on one short column): asking the
-//!   index for every word walks the long row lists of the common ones (a party's "gmbh"),
-//!   20 ms at 200,000 envelopes. When even the rarest word is held by very many rows,
-//!   walking the newest envelopes and checking each is faster than gathering them all, and
-//!   that is what runs instead.
+//!   is looked up (each word's rows counted up to [`GATHER_AT_MOST`], so a common word costs
+//!   no more than a rare one), and the rows it finds are checked for all words in order on
+//!   the row's own `search_text` (a `LIKE` on one short column): asking the index for every
+//!   word, or counting every row of a word, walks the long row lists of the common ones ("es",
+//!   "2026", a party's "gmbh"): 20–30 ms at a million envelopes. When even the rarest word is
+//!   held by very many rows, walking the newest envelopes and checking each is faster than
+//!   gathering them all, and that is what runs instead.
 
 use folio_store::{Backend, Scope, Store};
 use sqlx::Row;
@@ -112,12 +115,26 @@ pub(super) async fn matched(
     }
     let envelopes = || "silo_envelopes e".to_string();
     Ok(Some(match store.backend() {
-        Backend::Postgres => Matched {
-            from: envelopes(),
-            condition: format!(
-                "to_tsvector('simple', e.search_text) @@ to_tsquery('simple', {})",
-                st.bind(ts_query(&phrases))
-            ),
+        Backend::Postgres => match numeric_term(&phrases) {
+            // The one word looked up, the rest checked on the rows it finds. `OFFSET 0` keeps
+            // the lookup a query of its own: PostgreSQL guesses thousands of rows for a prefix
+            // and walked the newest-first index instead, computing every row's text vector
+            // until it had a page (7 s at a million envelopes).
+            Some(term) => Matched {
+                from: format!(
+                    "(SELECT * FROM silo_envelopes WHERE to_tsvector('simple', search_text) \
+                     @@ to_tsquery('simple', {}) OFFSET 0) e",
+                    st.bind(term)
+                ),
+                condition: in_order(st, &phrases),
+            },
+            None => Matched {
+                from: envelopes(),
+                condition: format!(
+                    "to_tsvector('simple', e.search_text) @@ to_tsquery('simple', {})",
+                    st.bind(ts_query(&phrases))
+                ),
+            },
         },
         Backend::Sqlite => {
             let in_order = in_order(st, &phrases);
@@ -155,6 +172,21 @@ fn ts_query(phrases: &[Vec<String>]) -> String {
     each.join(" & ")
 }
 
+/// PostgreSQL's query for the longest searched word with a digit in it, when there is one.
+/// Such words (numbers, tax ids) are held by a few envelopes; GIN intersects the row lists of
+/// every word it is asked for, and with the common ones ("es", "2026", "gmbh") that took 92 ms
+/// at a million envelopes where the one rare word alone takes a few.
+fn numeric_term(phrases: &[Vec<String>]) -> Option<String> {
+    let term = terms(phrases)
+        .into_iter()
+        .filter(|t| t.text().chars().any(|c| c.is_ascii_digit()))
+        .max_by_key(|t| t.text().chars().count())?;
+    Some(match term {
+        Term::Word(w) => format!("'{w}'"),
+        Term::Prefix(p) => format!("'{p}':*"),
+    })
+}
+
 /// The index terms of the phrases: every word, the last of each as a prefix when long enough
 /// (shorter prefixes stand for a good part of all words and are left to the row check).
 fn terms(phrases: &[Vec<String>]) -> Vec<Term<'_>> {
@@ -178,6 +210,13 @@ enum Term<'a> {
 }
 
 impl Term<'_> {
+    /// The word or prefix.
+    fn text(&self) -> &str {
+        match self {
+            Term::Word(w) | Term::Prefix(w) => w,
+        }
+    }
+
     /// The term as an FTS5 query.
     fn query(&self) -> String {
         match self {
@@ -189,47 +228,29 @@ impl Term<'_> {
 
 /// The term the fewest index rows hold, as an FTS5 query, with that count (capped at
 /// [`GATHER_AT_MOST`]; 0: no row holds it, so nothing matches); `None` when no word is worth
-/// looking up. One statement, over the index's vocabulary.
+/// looking up. One statement.
 async fn rarest(store: &Store, phrases: &[Vec<String>]) -> SiloResult<Option<(String, i64)>> {
-    let terms = terms(phrases);
-    if terms.is_empty() {
+    let queries: Vec<String> = terms(phrases).iter().map(Term::query).collect();
+    if queries.is_empty() {
         return Ok(None);
     }
-    let mut counts = Vec::new();
-    let mut values = Vec::new();
-    for (i, term) in terms.iter().enumerate() {
-        let n = values.len();
-        counts.push(match term {
-            Term::Word(w) => {
-                values.push(w.to_string());
-                format!(
-                    "SELECT {i} AS i, coalesce(sum(doc), 0) AS n FROM silo_search_vocab \
-                     WHERE term = ${}",
-                    n + 1
-                )
-            }
-            // The terms a prefix stands for, up to enough of them to know it is common.
-            Term::Prefix(p) => {
-                values.push(p.to_string());
-                values.push(format!("{p}\u{10FFFF}"));
-                format!(
-                    "SELECT {i} AS i, coalesce(sum(doc), 0) AS n FROM (SELECT doc FROM \
-                     silo_search_vocab WHERE term >= ${} AND term < ${} LIMIT {GATHER_AT_MOST})",
-                    n + 1,
-                    n + 2
-                )
-            }
-        });
-    }
+    let counts: Vec<String> = (1..=queries.len())
+        .map(|i| {
+            format!(
+                "SELECT {i} AS i, count(*) AS n FROM (SELECT 1 FROM silo_search \
+                 WHERE silo_search MATCH ${i} LIMIT {GATHER_AT_MOST})"
+            )
+        })
+        .collect();
     let sql = format!("{} ORDER BY n, i LIMIT 1", counts.join(" UNION ALL "));
     let mut q = sqlx::query(&sql);
-    for v in values {
-        q = q.bind(v);
+    for term in &queries {
+        q = q.bind(term.clone());
     }
     let row = q.fetch_one(store.pool()).await?;
     let (i, n): (i64, i64) = (row.try_get("i")?, row.try_get("n")?);
-    let term = usize::try_from(i).ok().and_then(|i| terms.get(i));
-    Ok(term.map(|t| (t.query(), n.min(GATHER_AT_MOST))))
+    let term = usize::try_from(i - 1).ok().and_then(|i| queries.get(i));
+    Ok(term.map(|t| (t.clone(), n)))
 }
 
 /// The condition that each phrase's words stand in a row in `search_text`, the last as a
@@ -263,5 +284,8 @@ mod tests {
         );
         assert_eq!(Term::Prefix("101").query(), "\"101\"*");
         assert!(terms(&phrases(&["a", "x1"])).is_empty());
+        let number = phrases(&["ES-2026-0012345"]);
+        assert_eq!(numeric_term(&number).as_deref(), Some("'0012345':*"));
+        assert_eq!(numeric_term(&phrases(&["becker gmbh"])), None);
     }
 }

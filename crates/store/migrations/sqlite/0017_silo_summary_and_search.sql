@@ -20,8 +20,6 @@ CREATE VIRTUAL TABLE silo_search USING fts5(
     workspace_id UNINDEXED, envelope_id UNINDEXED, version UNINDEXED, text,
     tokenize = 'ascii', detail = 'none'
 );
--- How many rows hold each word: search looks up only its rarest word in the index.
-CREATE VIRTUAL TABLE silo_search_vocab USING fts5vocab(silo_search, 'row');
 CREATE TRIGGER silo_search_created AFTER INSERT ON silo_envelopes BEGIN
     INSERT INTO silo_search (workspace_id, envelope_id, version, text)
     VALUES (new.workspace_id, new.id, new.version, new.search_text);
