@@ -237,7 +237,11 @@ async fn lookup(store: &Store, phrases: &[Vec<String>]) -> SiloResult<Option<(St
     let query = match numeric(&terms) {
         Some(term) => term.query(),
         None if terms.is_empty() => return Ok(None),
-        None => terms.iter().map(Term::query).collect::<Vec<_>>().join(" AND "),
+        None => terms
+            .iter()
+            .map(Term::query)
+            .collect::<Vec<_>>()
+            .join(" AND "),
     };
     let row = sqlx::query(&format!(
         "SELECT count(*) AS n FROM (SELECT 1 FROM silo_search WHERE silo_search MATCH $1 \
