@@ -16,17 +16,10 @@ trap 'rm -f "$log"' EXIT
 started=$SECONDS
 echo "building (release) ..." >&2
 cargo build --release -q -p folio -p folio-loadgen
-# One build of every benchmark (one feature set), then each binary run directly: a `cargo bench
-# -p` per crate would rebuild shared crates with that crate's features.
-benches="$(cargo bench --no-run -q -p gobl -p folio-silo -p folio-transform -p folio-einvoice \
-  -p folio-pdf -p folio-sequence -p folio-national --message-format=json 2>/dev/null | python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and "bench" in m["target"]["kind"] and m.get("executable"):
-        print(m["target"]["name"], m["executable"])
-')"
-bench() { awk -v n="$1" '$1 == n { print $2 }' <<<"$benches"; }
+# One build of every benchmark, then each binary run directly (bench/binaries.sh).
+source bench/binaries.sh
+build_benches -p gobl -p folio-silo -p folio-transform -p folio-einvoice -p folio-pdf \
+  -p folio-sequence -p folio-national 2>/dev/null
 
 run() { echo "== $*" >&2; "$@" 2>&1 | tee -a "$log" | grep -v '^BENCH' >&2 || true; }
 # A criterion filter that matches no group: the criterion benches print only their direct

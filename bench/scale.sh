@@ -17,15 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/folio-target}"
-# One build of both benchmarks (one feature set), then each binary run directly.
-benches="$(cargo bench --no-run -q -p folio-silo -p folio-transform --bench scale --bench engine \
-  --message-format=json | python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and "bench" in m["target"]["kind"] and m.get("executable"):
-        print(m["target"]["name"], m["executable"])
-')"
-bench() { awk -v n="$1" '$1 == n { print $2 }' <<<"$benches"; }
+# One build of both benchmarks, then each binary run directly (bench/binaries.sh).
+source bench/binaries.sh
+build_benches -p folio-silo -p folio-transform --bench scale --bench engine
 "$(bench scale)"
 BENCH_FINISHED_JOBS="${SCALE_JOBS:-1000000}" "$(bench engine)"
