@@ -500,12 +500,7 @@ fn main() {
     let n = env_usize("SCALE_ENVELOPES", 1_000_000) as u64;
     let templates = Arc::new(Templates::build());
     rt.block_on(async {
-        let sqlite = (testing::sqlite().await, testing::sqlite().await);
-        let postgres = match (testing::postgres().await, testing::postgres().await) {
-            (Some(a), Some(b)) => Some((a, b)),
-            _ => None,
-        };
-        for (empty, full) in std::iter::once(sqlite).chain(postgres) {
+        for (empty, full) in testing::backend_pairs().await {
             if only.as_deref().is_none_or(|b| b == empty.label) {
                 bench(&empty, &full, templates.clone(), n).await;
             }

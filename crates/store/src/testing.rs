@@ -160,6 +160,16 @@ pub async fn backends() -> Vec<TestDb> {
     all
 }
 
+/// Two fresh databases of each backend, SQLite then PostgreSQL when `FOLIO_TEST_DATABASE_URL`
+/// is set: a benchmark's empty store beside the one it fills.
+pub async fn backend_pairs() -> Vec<(TestDb, TestDb)> {
+    let mut all = vec![(sqlite().await, sqlite().await)];
+    if let (Some(a), Some(b)) = (postgres().await, postgres().await) {
+        all.push((a, b));
+    }
+    all
+}
+
 /// Gathers the planner statistics that autovacuum gathers on a running PostgreSQL server within
 /// a minute (SQLite has nothing like it). Benchmarks call it after a warm-up: on a database
 /// made seconds ago, PostgreSQL plans for tables it believes empty, and may look a row up by

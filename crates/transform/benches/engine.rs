@@ -115,13 +115,7 @@ async fn main() {
 /// alternating rounds on two databases of each backend (issue 32: the claim must not slow
 /// down as the table grows; `bench/scale.sh` sets `BENCH_FINISHED_JOBS=1000000`).
 async fn at_scale(n: usize, clients: usize, rounds: usize, finished: usize, only: Option<&str>) {
-    use folio_store::testing::{postgres, sqlite};
-    let sqlite = (sqlite().await, sqlite().await);
-    let postgres = match (postgres().await, postgres().await) {
-        (Some(a), Some(b)) => Some((a, b)),
-        _ => None,
-    };
-    for (empty, full) in std::iter::once(sqlite).chain(postgres) {
+    for (empty, full) in folio_store::testing::backend_pairs().await {
         if only.is_some_and(|b| b != empty.label) {
             continue;
         }

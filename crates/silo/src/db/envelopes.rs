@@ -1,5 +1,7 @@
 //! `silo_envelopes` rows.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 use folio_store::{Backend, Query, Scope, Store, WriteQuery, WriteTx, millis};
 use sqlx::{Any, Executor, Row};
@@ -25,8 +27,7 @@ pub(crate) async fn create(
     fingerprint: &str,
     row: (&str, &Summary),
 ) -> SiloResult<bool> {
-    let sql = create_sql(store.backend());
-    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    let q = bind_create(ws.query(create_sql(store.backend())), e, fingerprint, row);
     Ok(q.write(store).await?.rows_affected() > 0)
 }
 
@@ -39,19 +40,27 @@ pub(crate) async fn create_in(
     fingerprint: &str,
     row: (&str, &Summary),
 ) -> SiloResult<bool> {
-    let sql = create_sql(store.backend());
-    let q = bind_create(ws.query(&sql), e, fingerprint, row);
+    let q = bind_create(ws.query(create_sql(store.backend())), e, fingerprint, row);
     Ok(tx.write(q).await?.rows_affected() > 0)
 }
 
-/// The envelope's row, then its first version when the row was new.
-fn create_sql(backend: Backend) -> String {
-    backend.then_insert(
-        INSERT,
-        "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data)",
-        "$1, $2, $10, $3, $15",
-        "",
-    )
+/// The envelope's row, then its first version when the row was new (written once a backend,
+/// not once a `PUT`).
+fn create_sql(backend: Backend) -> &'static str {
+    fn sql(backend: Backend) -> String {
+        backend.then_insert(
+            INSERT,
+            "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data)",
+            "$1, $2, $10, $3, $15",
+            "",
+        )
+    }
+    static SQLITE: LazyLock<String> = LazyLock::new(|| sql(Backend::Sqlite));
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| sql(Backend::Postgres));
+    match backend {
+        Backend::Sqlite => &SQLITE,
+        Backend::Postgres => &POSTGRES,
+    }
 }
 
 /// Binds every value of [`create_sql`] after the scope's `$1`.
