@@ -6,7 +6,8 @@
 //! `cargo bench -p folio-silo --bench put` (SQLite; PostgreSQL too when
 //! `FOLIO_TEST_DATABASE_URL` is set). `SILO_BENCH_N` requests (default 2000), `SILO_BENCH_C`
 //! concurrent clients (default 8), `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend
-//! only, as when profiling it.
+//! only, as when profiling it, and `SILO_BENCH_ONLY` (`put` or `bare`) to run one side only,
+//! untimed: the instructions of N PUTs are a callgrind count at one N less one at another.
 
 mod common;
 
@@ -110,6 +111,18 @@ async fn bench(label: &str, store: Store, dir: &std::path::Path) {
             }
         }
     };
+    // one side alone, for a profiler (`perf`, callgrind) to see nothing else
+    match std::env::var("SILO_BENCH_ONLY").as_deref() {
+        Ok("put") => {
+            run(n, c, put).await;
+            return;
+        }
+        Ok("bare") => {
+            run(n, c, bare).await;
+            return;
+        }
+        _ => {}
+    }
     run(100, c, raw(store.clone(), text.clone())).await;
     run(100, c, bare.clone()).await;
     run(100, c, put.clone()).await;

@@ -54,6 +54,7 @@ impl Silo {
                 ))),
             };
         }
+        self.index_soon();
         self.index_related(ws, &entry, &refs).await?;
         Ok(Entry {
             data: Some(prepared.text),
@@ -399,6 +400,9 @@ impl Silo {
             ));
         }
         tx.commit().await?;
+        if prepared.is_some() {
+            self.index_soon();
+        }
         Ok(next)
     }
 }

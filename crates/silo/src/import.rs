@@ -48,6 +48,7 @@ impl Silo {
             }
         }
         tx.commit().await?;
+        self.index_soon();
         Ok(stored)
     }
 }

@@ -6,6 +6,7 @@
 //! HTTP layer of version 1, generic over its wire shapes; `v2` is that layer over Invopop's.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 use folio_api::limits::Limits;
@@ -59,6 +60,8 @@ struct Inner {
     blobs: Blobs,
     limits: Limits,
     keys: RwLock<HashMap<Scope, Arc<WorkspaceKeys>>>,
+    /// A run of `index_search` is scheduled (see `search.rs`).
+    indexing: AtomicBool,
 }
 
 impl std::fmt::Debug for Silo {
@@ -77,6 +80,7 @@ impl Silo {
                 blobs,
                 limits,
                 keys: RwLock::new(HashMap::new()),
+                indexing: AtomicBool::new(false),
             }),
         }
     }

@@ -14,6 +14,7 @@ mod plans;
 pub(crate) mod related;
 pub(crate) mod rows;
 pub(crate) mod search;
+pub(crate) mod search_index;
 pub(crate) mod spool;
 pub(crate) mod states;
 #[cfg(test)]

@@ -65,6 +65,9 @@ async fn fill(db: &TestDb, ws: Scope) {
     .execute(db.store.pool())
     .await
     .expect("fill related");
+    super::search_index::index_all(&db.store)
+        .await
+        .expect("the search index fed");
     analyze(&db.store).await;
 }
 

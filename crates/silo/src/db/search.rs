@@ -4,7 +4,8 @@
 //!   with every searched word as a phrase whose last word is a prefix (`ft <-> 101:*`), or,
 //!   when a searched word has a digit (a number, a tax id), with the longest such word alone
 //!   and the rest checked on the rows it finds.
-//! - SQLite: the FTS5 table `silo_search`, which knows which rows hold a word but not where
+//! - SQLite: the FTS5 table `silo_search` (with the rows still waiting to enter it, see
+//!   `search_index.rs`), which knows which rows hold a word but not where
 //!   (`detail=none`, a third of the size), so the rows it finds are checked for the words'
 //!   order on the row's own `search_text` (a `LIKE` on one short column); a word with a digit
 //!   is looked up alone, as on PostgreSQL. When the index finds very many rows (a word that
@@ -137,10 +138,13 @@ pub(super) async fn matched(
             let in_order = in_order(st, &phrases);
             match lookup(store, &phrases).await? {
                 Some((_, 0)) => return Ok(None),
+                // the rows still waiting to enter the index are read beside it
                 Some((q, rows)) if rows < GATHER_AT_MOST => Matched {
                     from: format!(
-                        "(SELECT DISTINCT envelope_id, version FROM silo_search \
-                         WHERE silo_search MATCH {} AND workspace_id = $1) s \
+                        "(SELECT envelope_id, version FROM silo_search \
+                         WHERE silo_search MATCH {} AND workspace_id = $1 \
+                         UNION SELECT envelope_id, version FROM silo_search_pending \
+                         WHERE workspace_id = $1) s \
                          CROSS JOIN silo_envelopes e",
                         st.bind(q)
                     ),
@@ -227,8 +231,9 @@ impl Term<'_> {
     }
 }
 
-/// The SQLite index's query, with the rows that hold it (counted up to [`GATHER_AT_MOST`]; 0:
-/// nothing matches); `None` when no word is worth looking up. A word with a digit (a number,
+/// The SQLite index's query, with the rows that hold it and the rows waiting to enter the index
+/// (each counted up to [`GATHER_AT_MOST`]; 0: nothing matches); `None` when no word is worth
+/// looking up. A word with a digit (a number,
 /// a tax id) is looked up alone: few rows hold it, and asking for the common words beside it
 /// ("es", "2026") made the index read their long row lists, 30 ms at a million envelopes.
 /// Otherwise every word.
@@ -244,8 +249,9 @@ async fn lookup(store: &Store, phrases: &[Vec<String>]) -> SiloResult<Option<(St
             .join(" AND "),
     };
     let row = sqlx::query(&format!(
-        "SELECT count(*) AS n FROM (SELECT 1 FROM silo_search WHERE silo_search MATCH $1 \
-         LIMIT {GATHER_AT_MOST})"
+        "SELECT (SELECT count(*) FROM (SELECT 1 FROM silo_search WHERE silo_search MATCH $1 \
+         LIMIT {GATHER_AT_MOST})) + (SELECT count(*) FROM (SELECT 1 FROM silo_search_pending \
+         LIMIT {GATHER_AT_MOST})) AS n"
     ))
     .bind(query.clone())
     .fetch_one(store.pool())
