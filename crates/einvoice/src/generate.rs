@@ -40,6 +40,17 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
     let ctx = format.context();
     let (model, mut findings) = model_with_notes(input, ctx)?;
     findings.extend(check(&model, ctx.rules));
+    // folio's own UBL writer answers when it is sure to write what the crate would, with
+    // nothing to report; otherwise the crate writes.
+    if ctx.syntax == Syntax::Ubl
+        && let Some(xml) = crate::write_ubl::write(&model)
+    {
+        return Ok(Generated {
+            format,
+            xml,
+            findings,
+        });
+    }
     let syntax = match ctx.syntax {
         Syntax::Ubl => en16931_formats::Syntax::Ubl,
         Syntax::Cii => en16931_formats::Syntax::Cii,
@@ -63,7 +74,7 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
 
 /// UBL repeats `cac:PaymentMeans` for each account (BG-17), and the writer repeats the
 /// payment means text (BT-82) in each; UBL-SR-46 allows it once: the first keeps it.
-fn one_means_text(xml: String) -> String {
+pub(crate) fn one_means_text(xml: String) -> String {
     const TAG: &str = "<cbc:PaymentMeansCode name=\"";
     let Some(first) = xml.find(TAG) else {
         return xml;
