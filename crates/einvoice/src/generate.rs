@@ -40,10 +40,13 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
     let ctx = format.context();
     let (model, mut findings) = model_with_notes(input, ctx)?;
     findings.extend(check(&model, ctx.rules));
-    // folio's own CII writer answers where the crate would write the same bytes silently.
-    if ctx.syntax == Syntax::Cii
-        && let Some(xml) = crate::write_cii::write(&model)
-    {
+    // folio's own writers answer when they are sure to write what the crate would, with
+    // nothing to report; otherwise the crate writes.
+    let own = match ctx.syntax {
+        Syntax::Ubl => crate::write_ubl::write(&model),
+        Syntax::Cii => crate::write_cii::write(&model),
+    };
+    if let Some(xml) = own {
         return Ok(Generated {
             format,
             xml,
@@ -73,7 +76,7 @@ pub fn generate(input: &Value, format: Format) -> Result<Generated, Error> {
 
 /// UBL repeats `cac:PaymentMeans` for each account (BG-17), and the writer repeats the
 /// payment means text (BT-82) in each; UBL-SR-46 allows it once: the first keeps it.
-fn one_means_text(xml: String) -> String {
+pub(crate) fn one_means_text(xml: String) -> String {
     const TAG: &str = "<cbc:PaymentMeansCode name=\"";
     let Some(first) = xml.find(TAG) else {
         return xml;

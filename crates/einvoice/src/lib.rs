@@ -27,6 +27,7 @@ mod payment_parse;
 mod taxes;
 pub mod totals_parse;
 mod write_cii;
+mod write_ubl;
 
 pub use context::{Context, Format, Syntax};
 pub use error::{Error, Finding, Severity};
