@@ -153,10 +153,7 @@ fn gross_price<'a>(doc: &mut Doc<'a>, e: &Elem<'a>, price: &mut PriceDetails) ->
     Ok(())
 }
 
-fn price_discount<'a>(
-    doc: &mut Doc<'a>,
-    e: &Elem<'a>,
-) -> R<Option<en16931::UnitPriceAmount>> {
+fn price_discount<'a>(doc: &mut Doc<'a>, e: &Elem<'a>) -> R<Option<en16931::UnitPriceAmount>> {
     let mut discount = None;
     let mut seen = Seen::default();
     while let Some(c) = doc.child(e)? {

@@ -66,7 +66,10 @@ fn written_cii() -> Vec<(String, Vec<u8>)> {
                 continue;
             }
             if let Ok(g) = crate::generate(&input, format) {
-                out.push((format!("{name} as {}", format.context().name), g.xml.into_bytes()));
+                out.push((
+                    format!("{name} as {}", format.context().name),
+                    g.xml.into_bytes(),
+                ));
             }
         }
     }
@@ -89,7 +92,11 @@ fn agrees(name: &str, xml: &[u8]) -> bool {
     );
     assert_eq!(ours, theirs.invoice, "{name}");
     // Debug shows what `==` does not: a decimal's scale
-    assert_eq!(format!("{ours:?}"), format!("{:?}", theirs.invoice), "{name}");
+    assert_eq!(
+        format!("{ours:?}"),
+        format!("{:?}", theirs.invoice),
+        "{name}"
+    );
     true
 }
 
@@ -127,7 +134,10 @@ fn the_kits_cii_is_read_as_the_crate_reads_it() {
             fell_back.push(format!("{name}: {}", crate_says(xml)));
         }
     }
-    eprintln!("{fast} of {} on the fast path; fell back: {fell_back:#?}", kit.len());
+    eprintln!(
+        "{fast} of {} on the fast path; fell back: {fell_back:#?}",
+        kit.len()
+    );
     assert!(fast >= KIT_FLOOR, "{fast} of {}: {fell_back:#?}", kit.len());
 }
 
@@ -144,21 +154,24 @@ fn truncated_documents_do_not_panic() {
     }
 }
 
-/// Each byte replaced by characters that matter to XML: never a panic, and wherever the fast
-/// path still answers, the crate reads the same.
+/// Each byte replaced by characters that matter to XML (fewer in the larger kit document):
+/// never a panic, and wherever the fast path still answers, the crate reads the same.
 #[test]
 fn mutated_documents_do_not_panic() {
-    const INTO: &[u8] = b"<>&\"'/: =x9-\0\r\t";
-    for (name, xml) in sample() {
+    let mut answered = 0;
+    for (i, (name, xml)) in sample().into_iter().enumerate() {
+        let into: &[u8] = if i == 0 { b"<>&\"x9 /\0\r" } else { b"<&x\"" };
         let mut copy = xml.clone();
         for at in 0..xml.len() {
-            for &b in INTO {
+            for &b in into {
                 copy[at] = b;
-                agrees(&format!("{name} with {:?} at {at}", b as char), &copy);
+                answered += usize::from(agrees(&format!("{name} with {b} at {at}"), &copy));
             }
             copy[at] = xml[at];
         }
     }
+    eprintln!("{answered} mutated documents read on the fast path, as the crate reads them");
+    assert!(answered > 1000);
 }
 
 /// A small document folio writes and a kit document the fast path reads.
@@ -167,7 +180,10 @@ fn sample() -> Vec<(String, Vec<u8>)> {
     written.sort_by_key(|(_, xml)| xml.len());
     let mut out: Vec<(String, Vec<u8>)> = written.into_iter().take(1).collect();
     let kit = kit_cii();
-    if let Some(k) = kit.into_iter().find(|(name, xml)| super::read(xml).is_some() && !name.is_empty()) {
+    if let Some(k) = kit
+        .into_iter()
+        .find(|(name, xml)| super::read(xml).is_some() && !name.is_empty())
+    {
         out.push(k);
     }
     out

@@ -114,7 +114,9 @@ pub(super) fn date<'a>(doc: &mut Doc<'a>, wrapper: &Elem<'a>, inner: &str) -> R<
     if raw.len() != 8 || !raw.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Stop);
     }
-    Date::parse(&format!("{y}-{m}-{d}")).map(Some).map_err(|_| Stop)
+    Date::parse(&format!("{y}-{m}-{d}"))
+        .map(Some)
+        .map_err(|_| Stop)
 }
 
 /// BT-8 from CII's UNTDID 2475 to the model's UNTDID 2005; another value is refused.

@@ -324,7 +324,12 @@ impl<'a> Doc<'a> {
         }
         let space = self.lookup(prefix).ok_or(Stop)?;
         let known = allowed(local);
-        if attrs.list.iter().take(attrs.len).any(|(n, _)| !known.contains(n)) {
+        if attrs
+            .list
+            .iter()
+            .take(attrs.len)
+            .any(|(n, _)| !known.contains(n))
+        {
             return Err(Stop);
         }
         if empty {
@@ -521,7 +526,11 @@ fn reference(bytes: &[u8]) -> R<char> {
                 Some(hex) => (hex, 16),
                 None => (name.strip_prefix('#').ok_or(Stop)?, 10),
             };
-            if digits.is_empty() || digits.len() > 8 || !digits.chars().all(|d| d.is_digit(radix))
+            // plain digits, no leading zero: spellings every parser reads alike
+            if digits.is_empty()
+                || digits.len() > 6
+                || digits.starts_with('0')
+                || !digits.chars().all(|d| d.is_digit(radix))
             {
                 return Err(Stop);
             }
@@ -529,8 +538,9 @@ fn reference(bytes: &[u8]) -> R<char> {
             char::from_u32(code).ok_or(Stop)?
         }
     };
+    // a carriage return by reference is kept by the parser, but refused like one written
     let mut buf = [0u8; 4];
-    if !chars_ok(c.encode_utf8(&mut buf), true) {
+    if !chars_ok(c.encode_utf8(&mut buf), false) {
         return Err(Stop);
     }
     Ok(c)
