@@ -352,7 +352,7 @@ fn totals<'a>(
     accounting: Option<&str>,
 ) -> R<DocumentTotals> {
     let mut t = DocumentTotals::default();
-    let mut tax_totals = 0;
+    let mut tax_totals = 0u8;
     let mut seen = Seen::default();
     while let Some(c) = doc.child(e)? {
         seen.once(c.local, &["TaxTotalAmount"])?;
@@ -365,6 +365,9 @@ fn totals<'a>(
             "TaxBasisTotalAmount" => t.taxable_total = value.unwrap_or_default(),
             "TaxTotalAmount" => {
                 tax_totals += 1;
+                if tax_totals > 2 {
+                    return Err(Stop);
+                }
                 // a blank one is malformed to the crate, not absent
                 let value = value.ok_or(Stop)?;
                 let currency = leaf.attrs.get("currencyID").map(str::trim);
@@ -387,9 +390,6 @@ fn totals<'a>(
             "DuePayableAmount" => t.due = value.unwrap_or_default(),
             _ => return Err(Stop),
         }
-    }
-    if tax_totals > 2 {
-        return Err(Stop);
     }
     Ok(t)
 }

@@ -45,9 +45,9 @@ pub(super) fn identifier(leaf: &Leaf<'_>) -> Identifier {
 
 /// An amount; absent when blank, refused when the model cannot hold it.
 pub(super) fn amount(raw: &str) -> R<Option<InvoiceAmount>> {
-    match trimmed(raw) {
-        None => Ok(None),
-        Some(t) => InvoiceAmount::parse(&t).map(Some).map_err(|_| Stop),
+    match raw.trim() {
+        "" => Ok(None),
+        t => InvoiceAmount::parse(t).map(Some).map_err(|_| Stop),
     }
 }
 
@@ -58,9 +58,9 @@ pub(super) fn leaf_amount(leaf: Option<&Leaf<'_>>) -> R<Option<InvoiceAmount>> {
 
 /// A decimal; absent when blank, refused when it does not parse.
 pub(super) fn decimal(raw: &str) -> R<Option<Decimal>> {
-    match trimmed(raw) {
-        None => Ok(None),
-        Some(t) => t.parse().map(Some).map_err(|_| Stop),
+    match raw.trim() {
+        "" => Ok(None),
+        t => t.parse().map(Some).map_err(|_| Stop),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use quick_xml::events::Event;
+use quick_xml::events::{BytesStart, Event};
 
 /// The fast path gives up; the caller falls back to `en16931-formats`.
 pub(super) struct Stop;
@@ -59,28 +59,24 @@ fn allowed(local: &str) -> &'static [&'static str] {
     }
 }
 
-/// An element's plain attributes (at most two: no CII element read here has more).
+/// An element's attributes: the text of its tag after the name, checked when the element
+/// was opened, and read again only when a value is asked for (few elements have any).
 #[derive(Clone, Copy, Default)]
 pub(super) struct Attrs<'a> {
-    list: [(&'a str, &'a str); 2],
-    len: usize,
+    raw: &'a str,
 }
 
 impl<'a> Attrs<'a> {
-    fn push(&mut self, name: &'a str, value: &'a str) -> R<()> {
-        let slot = self.list.get_mut(self.len).ok_or(Stop)?;
-        *slot = (name, value);
-        self.len += 1;
-        Ok(())
-    }
-
-    /// The value of the attribute `name`, as written (it holds no reference to resolve).
+    /// The value of the plain attribute `name`, as written (it holds no reference to
+    /// resolve).
     pub(super) fn get(&self, name: &str) -> Option<&'a str> {
-        self.list
-            .iter()
-            .take(self.len)
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
+        let mut rest = self.raw;
+        while let Ok(Some((n, value))) = attribute(&mut rest) {
+            if n == name {
+                return Some(value);
+            }
+        }
+        None
     }
 }
 
@@ -193,7 +189,7 @@ impl<'a> Doc<'a> {
         }
     }
 
-    fn child_element(&mut self, tag: &[u8], empty: bool) -> R<Elem<'a>> {
+    fn child_element(&mut self, tag: &BytesStart<'_>, empty: bool) -> R<Elem<'a>> {
         let (elem, space) = self.element(tag, empty)?;
         if space == Space::Rsm || space == Space::Cii {
             Ok(elem)
@@ -274,17 +270,47 @@ impl<'a> Doc<'a> {
         }
     }
 
-    /// Opens an element from its tag (between `<` and `>`, without a closing `/`): binds its
-    /// namespace declarations, resolves its name, checks its attributes.
-    fn element(&mut self, tag: &[u8], empty: bool) -> R<(Elem<'a>, Space)> {
-        let tag = self.slice(tag)?;
-        let name_end = tag.find(is_space).unwrap_or(tag.len());
-        let (qname, mut rest) = tag.split_at(name_end);
+    /// Opens an element from its tag: binds its namespace declarations, resolves its name,
+    /// checks its attributes.
+    fn element(&mut self, tag: &BytesStart<'_>, empty: bool) -> R<(Elem<'a>, Space)> {
+        let qname = self.slice(tag.name().as_ref())?;
+        let (prefix, local) = match memchr::memchr(b':', qname.as_bytes()) {
+            Some(0) => return Err(Stop),
+            Some(at) => (
+                qname.get(..at).ok_or(Stop)?,
+                qname.get(at + 1..).ok_or(Stop)?,
+            ),
+            None => ("", qname),
+        };
         let before = self.bindings.len();
-        let mut attrs = Attrs::default();
+        let raw = self.slice(tag.attributes_raw())?;
+        if !raw.bytes().all(is_space_byte) {
+            self.attributes(raw, local)?;
+        }
+        let space = self.lookup(prefix).ok_or(Stop)?;
+        if empty {
+            self.bindings.truncate(before);
+        } else {
+            self.open.push(before);
+        }
+        let elem = Elem {
+            local,
+            attrs: Attrs { raw },
+            empty,
+            depth: self.open.len(),
+        };
+        Ok((elem, space))
+    }
+
+    /// Checks a tag's attributes and binds its namespace declarations: plain attributes only
+    /// those `local` may carry, prefixed ones only `xsi:schemaLocation` on the root, each
+    /// once.
+    fn attributes(&mut self, raw: &'a str, local: &str) -> R<()> {
+        let known = allowed(local);
         let mut names: Seen<'a> = Seen::default();
-        // prefixed attributes are resolved once every declaration of the tag is bound
+        // resolved once every declaration of the tag is bound
         let mut prefixed: Seen<'a> = Seen::default();
+        let mut rest = raw;
         while let Some((name, value)) = attribute(&mut rest)? {
             names.once(name, &[])?;
             if name == "xmlns" {
@@ -296,11 +322,10 @@ impl<'a> Doc<'a> {
                 self.bind(prefix, value)?;
             } else if name.contains(':') {
                 prefixed.once(name, &[])?;
-            } else {
-                attrs.push(name, value)?;
+            } else if !known.contains(&name) {
+                return Err(Stop);
             }
         }
-        // only `xsi:schemaLocation` (or its no-namespace twin), once, on the root
         let schema_location = |name: &str| match name.split_once(':') {
             Some((prefix, "schemaLocation" | "noNamespaceSchemaLocation")) => {
                 self.lookup(prefix) == Some(Space::Xsi)
@@ -314,36 +339,7 @@ impl<'a> Doc<'a> {
         {
             return Err(Stop);
         }
-        let (prefix, local) = match qname.split_once(':') {
-            Some((prefix, local)) if is_ncname(prefix) => (prefix, local),
-            Some(_) => return Err(Stop),
-            None => ("", qname),
-        };
-        if !is_ncname(local) {
-            return Err(Stop);
-        }
-        let space = self.lookup(prefix).ok_or(Stop)?;
-        let known = allowed(local);
-        if attrs
-            .list
-            .iter()
-            .take(attrs.len)
-            .any(|(n, _)| !known.contains(n))
-        {
-            return Err(Stop);
-        }
-        if empty {
-            self.bindings.truncate(before);
-        } else {
-            self.open.push(before);
-        }
-        let elem = Elem {
-            local,
-            attrs,
-            empty,
-            depth: self.open.len(),
-        };
-        Ok((elem, space))
+        Ok(())
     }
 
     fn bind(&mut self, prefix: &'a str, uri: &'a str) -> R<()> {
@@ -478,12 +474,13 @@ fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
+fn is_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// Text between elements: white space only (else it is mixed content).
 fn blank(bytes: &[u8]) -> R<()> {
-    if bytes
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-    {
+    if bytes.iter().all(|b| is_space_byte(*b)) {
         Ok(())
     } else {
         Err(Stop)
@@ -538,7 +535,7 @@ fn reference(bytes: &[u8]) -> R<char> {
             char::from_u32(code).ok_or(Stop)?
         }
     };
-    // a carriage return by reference is kept by the parser, but refused like one written
+    // a carriage return, even by reference, is left to the crate
     let mut buf = [0u8; 4];
     if !chars_ok(c.encode_utf8(&mut buf), false) {
         return Err(Stop);
