@@ -118,6 +118,11 @@ fn every_cii_folio_writes_takes_the_fast_path() {
         .filter(|(name, xml)| !agrees(name, xml))
         .map(|(name, xml)| format!("{name}: {}", crate_says(xml)))
         .collect();
+    eprintln!(
+        "{} documents folio writes, {} fell back",
+        written.len(),
+        missed.len()
+    );
     assert!(missed.is_empty(), "fell back: {missed:#?}");
 }
 
