@@ -24,6 +24,7 @@ mod party;
 mod party_parse;
 mod payment;
 mod payment_parse;
+mod read_cii;
 mod taxes;
 pub mod totals_parse;
 mod write_cii;
