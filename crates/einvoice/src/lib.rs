@@ -24,6 +24,7 @@ mod party;
 mod party_parse;
 mod payment;
 mod payment_parse;
+mod read_ubl;
 mod taxes;
 pub mod totals_parse;
 
