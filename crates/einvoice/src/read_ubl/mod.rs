@@ -46,12 +46,12 @@ pub(crate) fn read(xml: &[u8]) -> Option<Invoice> {
     Walk::new(text).run()
 }
 
-/// Where the walk is in the document.
+/// Where the walk is: before the document element, in it, after it.
 #[derive(PartialEq, Eq)]
 enum Phase {
-    BeforeRoot,
-    InRoot,
-    AfterRoot,
+    Prolog,
+    Root,
+    Epilog,
 }
 
 /// An open aggregate: its scope and the elements read in it that may appear once.
@@ -83,7 +83,7 @@ impl<'i> Walk<'i> {
         Walk {
             input,
             reader: NsReader::from_str(input),
-            phase: Phase::BeforeRoot,
+            phase: Phase::Prolog,
             frames: Vec::with_capacity(8),
             leaf: None,
             doc: None,
@@ -123,7 +123,7 @@ impl<'i> Walk<'i> {
                 Event::Comment(_) => syntax::comment(raw).then_some(())?,
                 Event::Decl(_) if before == 0 => syntax::declaration(raw).then_some(())?,
                 Event::Decl(_) | Event::PI(_) | Event::DocType(_) => return None,
-                Event::Eof if self.phase == Phase::AfterRoot => return self.doc?.finish(),
+                Event::Eof if self.phase == Phase::Epilog => return self.doc?.finish(),
                 Event::Eof => return None,
             }
         }
@@ -137,9 +137,9 @@ impl<'i> Walk<'i> {
         let (qname, attributes) = syntax::tag(raw, empty)?;
         let local = syntax::local(qname)?;
         match (&self.phase, ns) {
-            (Phase::BeforeRoot, _) if !empty => self.root(ns, local, attributes),
-            (Phase::InRoot, Ns::Aggregate) => self.open(Agg::of(local)?, attributes),
-            (Phase::InRoot, Ns::Basic) => self.open_leaf(Leaf::of(local)?, attributes),
+            (Phase::Prolog, _) if !empty => self.root(ns, local, attributes),
+            (Phase::Root, Ns::Aggregate) => self.open(Agg::of(local)?, attributes),
+            (Phase::Root, Ns::Basic) => self.open_leaf(Leaf::of(local)?, attributes),
             _ => None,
         }
     }
@@ -167,7 +167,7 @@ impl<'i> Walk<'i> {
             return None;
         }
         self.doc = Some(Doc::new(credit));
-        self.phase = Phase::InRoot;
+        self.phase = Phase::Root;
         self.frames.push(Frame {
             scope: Scope::Root,
             seen: 0,
@@ -237,7 +237,7 @@ impl<'i> Walk<'i> {
         let frame = self.frames.pop()?;
         doc.close(frame.scope)?;
         if self.frames.is_empty() {
-            self.phase = Phase::AfterRoot;
+            self.phase = Phase::Epilog;
         }
         Some(())
     }
