@@ -12,6 +12,7 @@ mod build;
 mod header;
 mod lines;
 mod money;
+mod namespaces;
 mod party;
 mod payment;
 mod scope;
@@ -23,11 +24,11 @@ mod values;
 mod tests;
 
 use en16931::Invoice;
-use quick_xml::NsReader;
+use quick_xml::Reader;
 use quick_xml::events::Event;
-use quick_xml::name::{QName, ResolveResult};
 
 use build::Doc;
+use namespaces::Namespaces;
 use scope::{Occurs, Scope};
 use syntax::{Attrs, Text};
 use tags::{Agg, Leaf, Ns};
@@ -71,7 +72,8 @@ struct OpenLeaf<'i> {
 /// The walk over the document's events.
 struct Walk<'i> {
     input: &'i str,
-    reader: NsReader<&'i [u8]>,
+    reader: Reader<&'i [u8]>,
+    namespaces: Namespaces<'i>,
     phase: Phase,
     frames: Vec<Frame>,
     leaf: Option<OpenLeaf<'i>>,
@@ -82,7 +84,8 @@ impl<'i> Walk<'i> {
     fn new(input: &'i str) -> Walk<'i> {
         Walk {
             input,
-            reader: NsReader::from_str(input),
+            reader: Reader::from_str(input),
+            namespaces: Namespaces::default(),
             phase: Phase::Prolog,
             frames: Vec::with_capacity(8),
             leaf: None,
@@ -97,16 +100,13 @@ impl<'i> Walk<'i> {
     fn run(mut self) -> Option<Invoice> {
         loop {
             let before = self.position()?;
-            let (ns, event) = match self.reader.read_resolved_event() {
-                Ok((ns, event)) => (Ns::of(&ns), event),
-                Err(_) => return None,
-            };
+            let event = self.reader.read_event().ok()?;
             // each event's text, straight from the document
             let raw = self.input.get(before..self.position()?)?;
             match event {
-                Event::Start(_) => self.start(ns, raw, false)?,
+                Event::Start(_) => self.start(raw, false)?,
                 Event::Empty(_) => {
-                    self.start(ns, raw, true)?;
+                    self.start(raw, true)?;
                     self.end()?;
                 }
                 Event::End(_) => self.end()?,
@@ -129,40 +129,50 @@ impl<'i> Walk<'i> {
         }
     }
 
-    /// A start tag (or an empty element's only tag).
-    fn start(&mut self, ns: Ns, raw: &'i str, empty: bool) -> Option<()> {
+    /// A start tag (or an empty element's only tag): its attributes read (declaring its
+    /// namespaces), its name resolved, and the element opened where the grammar has a place.
+    fn start(&mut self, raw: &'i str, empty: bool) -> Option<()> {
         if self.leaf.is_some() {
             return None; // an element inside a basic value
         }
         let (qname, attributes) = syntax::tag(raw, empty)?;
-        let local = syntax::local(qname)?;
+        let (prefix, local) = syntax::split_name(qname)?;
+        let depth = self.frames.len();
+        let mut attrs = Attrs::default();
+        let prefixed = syntax::attributes(attributes, &mut attrs, &mut self.namespaces, depth)?;
+        let ns = Ns::of(self.namespaces.resolve(prefix)?);
         match (&self.phase, ns) {
-            (Phase::Prolog, _) if !empty => self.root(ns, local, attributes),
-            (Phase::Root, Ns::Aggregate) => self.open(Agg::of(local)?, attributes),
-            (Phase::Root, Ns::Basic) => self.open_leaf(Leaf::of(local)?, attributes),
+            (Phase::Prolog, _) if !empty => self.root(ns, local, attrs, prefixed),
+            (Phase::Root, Ns::Aggregate) if prefixed.is_none() => {
+                self.open(Agg::of(local)?, &attrs)
+            }
+            (Phase::Root, Ns::Basic) if prefixed.is_none() => {
+                self.open_leaf(Leaf::of(local)?, attrs)
+            }
             _ => None,
         }
     }
 
     /// The document element: `Invoice` or `CreditNote` in its own namespace, with namespace
     /// declarations and at most an `xsi:schemaLocation`.
-    fn root(&mut self, ns: Ns, local: &str, attributes: &'i str) -> Option<()> {
+    fn root(
+        &mut self,
+        ns: Ns,
+        local: &str,
+        attrs: Attrs<'_>,
+        prefixed: Option<&str>,
+    ) -> Option<()> {
         let credit = match (ns, local) {
             (Ns::Invoice, "Invoice") => false,
             (Ns::CreditNote, "CreditNote") => true,
             _ => return None,
         };
-        let reader = &self.reader;
-        let mut located = false;
-        let mut schema_location = |qname: &str| {
-            let (ns, local) = reader.resolve_attribute(QName(qname.as_bytes()));
-            let xsi = matches!(ns, ResolveResult::Bound(n) if n.as_ref() == XSI.as_bytes());
-            let first = !located;
-            located = true;
-            xsi && local.as_ref() == b"schemaLocation" && first
-        };
-        let mut attrs = Attrs::default();
-        syntax::attributes(attributes, &mut attrs, &mut schema_location)?;
+        if let Some(qname) = prefixed {
+            let (prefix, local) = syntax::split_name(qname)?;
+            if self.namespaces.resolve(prefix)? != XSI || local != "schemaLocation" {
+                return None;
+            }
+        }
         if !attrs.is_empty() {
             return None;
         }
@@ -177,7 +187,7 @@ impl<'i> Walk<'i> {
     }
 
     /// An aggregate opens, where the grammar has a place for it.
-    fn open(&mut self, agg: Agg, attributes: &'i str) -> Option<()> {
+    fn open(&mut self, agg: Agg, attrs: &Attrs<'_>) -> Option<()> {
         let frame = self.frames.last_mut()?;
         let (scope, occurs) = scope::enter(frame.scope, agg)?;
         if occurs == Occurs::Once {
@@ -186,8 +196,6 @@ impl<'i> Walk<'i> {
             }
             frame.seen |= agg.bit();
         }
-        let mut attrs = Attrs::default();
-        syntax::attributes(attributes, &mut attrs, &mut |_| false)?;
         if !attrs.is_empty() {
             return None;
         }
@@ -201,7 +209,7 @@ impl<'i> Walk<'i> {
     }
 
     /// A basic value opens, where the grammar has a place for it.
-    fn open_leaf(&mut self, leaf: Leaf, attributes: &'i str) -> Option<()> {
+    fn open_leaf(&mut self, leaf: Leaf, attrs: Attrs<'i>) -> Option<()> {
         let frame = self.frames.last_mut()?;
         if scope::leaf(frame.scope, leaf)? == Occurs::Once {
             if frame.seen_leaves & leaf.bit() != 0 {
@@ -209,8 +217,6 @@ impl<'i> Walk<'i> {
             }
             frame.seen_leaves |= leaf.bit();
         }
-        let mut attrs = Attrs::default();
-        syntax::attributes(attributes, &mut attrs, &mut |_| false)?;
         self.leaf = Some(OpenLeaf {
             leaf,
             attrs,
@@ -223,6 +229,7 @@ impl<'i> Walk<'i> {
     fn end(&mut self) -> Option<()> {
         let doc = self.doc.as_mut()?;
         if let Some(mut open) = self.leaf.take() {
+            self.namespaces.leave(self.frames.len());
             let scope = self.frames.last()?.scope;
             let text = open.text.as_str();
             if text.trim().is_empty() {
@@ -235,6 +242,7 @@ impl<'i> Walk<'i> {
             return open.attrs.is_empty().then_some(());
         }
         let frame = self.frames.pop()?;
+        self.namespaces.leave(self.frames.len());
         doc.close(frame.scope)?;
         if self.frames.is_empty() {
             self.phase = Phase::Epilog;

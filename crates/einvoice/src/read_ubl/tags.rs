@@ -14,21 +14,18 @@ pub(super) enum Ns {
     CreditNote,
     Aggregate,
     Basic,
-    /// Any other namespace, or none.
+    /// Any other namespace.
     Other,
 }
 
 impl Ns {
-    /// The namespace of a resolved element name.
-    pub(super) fn of(resolved: &quick_xml::name::ResolveResult<'_>) -> Ns {
-        let quick_xml::name::ResolveResult::Bound(ns) = resolved else {
-            return Ns::Other;
-        };
-        match ns.as_ref() {
-            uri if uri == INVOICE.as_bytes() => Ns::Invoice,
-            uri if uri == CREDIT_NOTE.as_bytes() => Ns::CreditNote,
-            uri if uri == AGGREGATE.as_bytes() => Ns::Aggregate,
-            uri if uri == BASIC.as_bytes() => Ns::Basic,
+    /// The namespace of a URI.
+    pub(super) fn of(uri: &str) -> Ns {
+        match uri {
+            INVOICE => Ns::Invoice,
+            CREDIT_NOTE => Ns::CreditNote,
+            AGGREGATE => Ns::Aggregate,
+            BASIC => Ns::Basic,
             _ => Ns::Other,
         }
     }

@@ -406,15 +406,28 @@ fn a_plain_document_is_read() {
     assert_eq!(inv.number.as_deref(), Some("INV-1"));
 }
 
-/// Prefixes are the document's to choose: elements are known by namespace URI.
+/// Prefixes are the document's to choose: elements are known by namespace URI, in the scope
+/// of the declarations.
 #[test]
 fn prefixes_do_not_matter_namespaces_do() {
-    let renamed = invoice(
-        "<b:Note xmlns:b=\"urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2\">x</b:Note>",
-    );
+    const BASIC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+    let renamed = invoice(&format!("<b:Note xmlns:b=\"{BASIC}\">x</b:Note>"));
     assert!(agrees(renamed.as_bytes(), "renamed prefix"));
-    let foreign = invoice("<b:Note xmlns:b=\"urn:example\">x</b:Note>");
-    assert!(read(foreign.as_bytes()).is_none());
+    let default = invoice(&format!("<Note xmlns=\"{BASIC}\">x</Note>"));
+    assert!(agrees(default.as_bytes(), "default namespace"));
+    for body in [
+        "<b:Note xmlns:b=\"urn:example\">x</b:Note>".to_owned(),
+        "<cbc:Note xmlns:cbc=\"urn:example\">x</cbc:Note>".to_owned(),
+        // a declaration is in scope in its element only
+        format!(
+            "<cac:OrderReference xmlns:b=\"{BASIC}\"><b:ID>1</b:ID></cac:OrderReference><b:Note>x</b:Note>"
+        ),
+        // an element in no namespace
+        "<Note xmlns=\"\">x</Note>".to_owned(),
+        "<x:Note>x</x:Note>".to_owned(),
+    ] {
+        assert!(read(invoice(&body).as_bytes()).is_none(), "{body}");
+    }
 }
 
 #[test]
