@@ -119,23 +119,7 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     };
     let (cleaned, foreign) = crate::foreign::without_foreign_elements(xml, syntax);
     let xml = cleaned.as_deref().map(str::as_bytes).unwrap_or(xml);
-    // folio's own reader first: a model it is sure of has nothing to report
-    let fast = match syntax {
-        Syntax::Cii => crate::read_cii::read(xml),
-        Syntax::Ubl => None,
-    };
-    let mut read = match fast {
-        Some(invoice) => en16931_formats::Read {
-            invoice,
-            syntax: match syntax {
-                Syntax::Cii => en16931_formats::Syntax::Cii,
-                Syntax::Ubl => en16931_formats::Syntax::Ubl,
-            },
-            entries: Vec::new(),
-            pdf: None,
-        },
-        None => en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))?,
-    };
+    let mut read = read(xml, syntax)?;
     let mut notes: Vec<Finding> = foreign;
     notes.extend(read.entries.iter().map(reader_note));
     unreadable_figures(&read.entries)?;
@@ -150,6 +134,25 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
         envelope,
         notes,
     })
+}
+
+/// The document in the model: folio's own reader for its syntax where it is sure of the
+/// document (it then reads what `en16931_formats` reads, and nothing to report), else the
+/// `en16931_formats` reader.
+fn read(xml: &[u8], syntax: Syntax) -> Result<en16931_formats::Read, Error> {
+    let fast = match syntax {
+        Syntax::Ubl => crate::read_ubl::read(xml).map(|i| (i, en16931_formats::Syntax::Ubl)),
+        Syntax::Cii => crate::read_cii::read(xml).map(|i| (i, en16931_formats::Syntax::Cii)),
+    };
+    match fast {
+        Some((invoice, syntax)) => Ok(en16931_formats::Read {
+            invoice,
+            syntax,
+            entries: Vec::new(),
+            pdf: None,
+        }),
+        None => en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string())),
+    }
 }
 
 /// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on

@@ -2,10 +2,12 @@
 //!
 //! GOBL invoices become EN 16931 invoices in UBL 2.1 or UN/CEFACT CII D16B, under the profiles
 //! of [`Format`] (EN 16931, Peppol BIS Billing 3.0, XRechnung 3, Factur-X / ZUGFeRD), and UBL or
-//! CII documents are read back into GOBL. The EN 16931 semantic model, its business rules and the
-//! XML syntaxes come from the `en16931` and `en16931-formats` crates; this crate holds the
-//! mapping between GOBL and that model, one file per business group, with the reading side in a
-//! `_parse` twin beside each writer.
+//! CII documents are read back into GOBL. The EN 16931 semantic model and its business rules come
+//! from the `en16931` crate; this crate holds the mapping between GOBL and that model, one file
+//! per business group, with the reading side in a `_parse` twin beside each writer, and its own
+//! XML writers and readers of the model (`write_ubl`, `write_cii`, `read_ubl`, `read_cii`).
+//! Each of those answers only where it gives exactly what the `en16931-formats` crate would,
+//! with nothing to report, and that crate writes or reads everything else.
 //!
 //! Pure functions: no I/O, no async.
 
@@ -25,6 +27,7 @@ mod party_parse;
 mod payment;
 mod payment_parse;
 mod read_cii;
+mod read_ubl;
 mod taxes;
 pub mod totals_parse;
 mod write_cii;
