@@ -29,9 +29,12 @@ mod payment_parse;
 mod read_cii;
 mod read_ubl;
 mod taxes;
+#[cfg(test)]
+mod test_kit;
 pub mod totals_parse;
 mod write_cii;
 mod write_ubl;
+mod xml_escape;
 
 pub use context::{Context, Format, Syntax};
 pub use error::{Error, Finding, Severity};

@@ -2,30 +2,12 @@
 //! model and has nothing to report. Over the kit's CII, the CII folio writes from every GOBL
 //! fixture, and truncated and mutated documents (which must never panic).
 
-use std::path::{Path, PathBuf};
-
+use crate::test_kit::files;
 use crate::{Format, Syntax};
-
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/einvoice/fixtures")
-}
-
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("a fixture folder").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
-}
 
 /// The kit's CII documents, as `import` hands them to the reader.
 fn kit_cii() -> Vec<(String, Vec<u8>)> {
-    let mut paths = Vec::new();
-    files(&kit(), "xml", &mut paths);
-    paths.sort();
+    let paths = files("xml");
     paths
         .into_iter()
         .filter_map(|p| {
@@ -43,9 +25,8 @@ fn kit_cii() -> Vec<(String, Vec<u8>)> {
 /// document it imports.
 fn written_cii() -> Vec<(String, Vec<u8>)> {
     let mut inputs = Vec::new();
-    let mut paths = Vec::new();
-    files(&kit(), "json", &mut paths);
-    files(&kit(), "xml", &mut paths);
+    let mut paths = files("json");
+    paths.extend(files("xml"));
     paths.sort();
     for p in paths {
         let bytes = std::fs::read(&p).expect("a fixture");

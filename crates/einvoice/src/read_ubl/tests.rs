@@ -1,34 +1,15 @@
 //! The reader against `en16931_formats::read`: wherever it answers, the general reader must
 //! report nothing and read the same model; and it answers for every UBL folio writes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::read;
+use crate::test_kit::files;
 use crate::{Format, Syntax};
-
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/einvoice/fixtures")
-}
-
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
-    out.sort();
-}
 
 /// The kit's UBL documents, as `import` hands them to the reader (foreign elements cut).
 fn kit_ubl() -> Vec<(PathBuf, Vec<u8>)> {
-    let mut paths = Vec::new();
-    files(&kit(), "xml", &mut paths);
+    let paths = files("xml");
     paths
         .into_iter()
         .filter_map(|p| {
@@ -100,16 +81,14 @@ const KIT_FLOOR: usize = 53;
 /// GOBL documents to write: the kit's GOBL JSON, and the envelopes imported from its XML.
 fn gobl_inputs() -> Vec<(String, serde_json::Value)> {
     let mut out = Vec::new();
-    let mut paths = Vec::new();
-    files(&kit(), "json", &mut paths);
+    let paths = files("json");
     for p in paths {
         let bytes = std::fs::read(&p).expect("a fixture");
         if let Ok(v) = serde_json::from_slice(&bytes) {
             out.push((p.display().to_string(), v));
         }
     }
-    let mut xml = Vec::new();
-    files(&kit(), "xml", &mut xml);
+    let xml = files("xml");
     for p in xml {
         let bytes = std::fs::read(&p).expect("a fixture");
         if let Ok(i) = crate::import(&bytes) {
@@ -159,8 +138,7 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .filter(|f| f.context().syntax == Syntax::Ubl)
         .collect();
-    let mut paths = Vec::new();
-    files(&kit(), "json", &mut paths);
+    let paths = files("json");
     for (i, p) in paths.iter().enumerate() {
         let format = formats[i % formats.len()];
         let input = serde_json::from_slice(&std::fs::read(p).expect("a fixture"));

@@ -203,34 +203,8 @@ impl Out {
     /// return as references, and in an attribute a tab and a line feed too. A character
     /// XML 1.0 cannot carry marks the document unwritable.
     fn escaped(&mut self, s: &str, attribute: bool) {
-        let bytes = s.as_bytes();
-        let mut from = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let reference = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&apos;",
-                b'\r' => "&#13;",
-                b'\t' if attribute => "&#9;",
-                b'\n' if attribute => "&#10;",
-                b'\t' | b'\n' => continue,
-                0..=0x1f => {
-                    self.unwritable = true;
-                    continue;
-                }
-                // U+FFFE and U+FFFF are not XML characters either.
-                0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => {
-                    self.unwritable = true;
-                    continue;
-                }
-                _ => continue,
-            };
-            self.xml.push_str(&s[from..i]);
-            self.xml.push_str(reference);
-            from = i + 1;
+        if !crate::xml_escape::escape_into(&mut self.xml, s, attribute) {
+            self.unwritable = true;
         }
-        self.xml.push_str(&s[from..]);
     }
 }

@@ -215,37 +215,8 @@ impl Out {
     /// feed as references). A character XML 1.0 cannot carry, which the crate drops and
     /// reports, fails the document.
     fn escaped(&mut self, s: &str, attribute: bool) {
-        let bytes = s.as_bytes();
-        let mut from = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let by = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&apos;",
-                b'\r' => "&#13;",
-                b'\t' if attribute => "&#9;",
-                b'\n' if attribute => "&#10;",
-                b'\t' | b'\n' => continue,
-                0..0x20 => {
-                    self.ok = false;
-                    continue;
-                }
-                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-                0xEF if bytes.get(i + 1) == Some(&0xBF)
-                    && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) =>
-                {
-                    self.ok = false;
-                    continue;
-                }
-                _ => continue,
-            };
-            // `i` is at an ASCII byte, so both slices end on character boundaries.
-            self.buf.push_str(&s[from..i]);
-            self.buf.push_str(by);
-            from = i + 1;
+        if !crate::xml_escape::escape_into(&mut self.buf, s, attribute) {
+            self.ok = false;
         }
-        self.buf.push_str(&s[from..]);
     }
 }

@@ -1,14 +1,12 @@
 //! The fast path against the crate: wherever it answers, the crate reports nothing and
 //! writes the same bytes.
 
-use std::path::{Path, PathBuf};
-
 use en16931::invoice::{Code, Period, PrecedingInvoice};
 use en16931::{
     Date, DocumentKind, DocumentReference, Identifier, Invoice, InvoiceAmount, InvoiceNote,
 };
-use serde_json::Value;
 
+use crate::test_kit::inputs;
 use crate::{Format, Syntax};
 
 mod every_term;
@@ -16,44 +14,6 @@ mod every_term;
 /// How many fixture conversions must take the fast path: all 438 of the kit did when this
 /// was written (none needs the crate).
 const FAST_FLOOR: usize = 438;
-
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/einvoice/fixtures")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("a fixture folder").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-/// Every GOBL input of the kit: the JSON fixtures, and the XML fixtures imported.
-fn inputs() -> Vec<(String, Value)> {
-    let mut files = Vec::new();
-    walk(&kit(), &mut files);
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let name = path.display().to_string();
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let bytes = std::fs::read(&path).expect("a fixture");
-        match ext.to_ascii_lowercase().as_str() {
-            "json" => out.push((name, serde_json::from_slice(&bytes).expect("JSON"))),
-            "xml" => {
-                if let Ok(i) = crate::import(&bytes) {
-                    out.push((name, i.envelope));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
 
 /// The models `generate` writes as CII: every input under every CII format.
 fn models() -> Vec<(String, Invoice)> {

@@ -1,12 +1,10 @@
 //! The fast path against the crate: wherever it answers, the crate reports nothing and
 //! writes the same bytes (after `generate`'s one means text).
 
-use std::path::{Path, PathBuf};
-
 use en16931::Invoice;
-use serde_json::Value;
 
 use crate::generate::{model_with_notes, one_means_text};
+use crate::test_kit::inputs;
 use crate::{Format, Syntax};
 
 mod full;
@@ -63,45 +61,6 @@ fn why_not(model: &Invoice) -> String {
         Ok((_, e)) if e.is_empty() => "declined with nothing reported".into(),
         Ok((_, e)) | Err(e) => e.join("; "),
     }
-}
-
-fn kit() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/einvoice/fixtures")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("a fixture folder").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-/// Every input `generate` is given by the snapshot: the GOBL fixtures, and the XML fixtures
-/// imported.
-fn inputs() -> Vec<(String, Value)> {
-    let mut files = Vec::new();
-    walk(&kit(), &mut files);
-    files.sort();
-    let mut inputs = Vec::new();
-    for path in files {
-        let name = path.display().to_string();
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let bytes = std::fs::read(&path).expect("a fixture");
-        match ext.to_ascii_lowercase().as_str() {
-            "json" => inputs.push((name, serde_json::from_slice(&bytes).expect("JSON"))),
-            "xml" => {
-                if let Ok(i) = crate::import(&bytes) {
-                    inputs.push((name, i.envelope));
-                }
-            }
-            _ => {}
-        }
-    }
-    inputs
 }
 
 #[test]
