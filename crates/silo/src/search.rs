@@ -50,9 +50,6 @@ impl Silo {
     /// transaction; answers how many moved (nothing to do on PostgreSQL). Search finds waiting
     /// rows as well: this changes how fast search is, never what it finds.
     pub async fn index_search(&self) -> SiloResult<u64> {
-        if self.store().backend() != Backend::Sqlite {
-            return Ok(0);
-        }
         db::search_index::index_all(self.store()).await
     }
 

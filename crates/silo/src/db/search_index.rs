@@ -1,7 +1,7 @@
 //! `silo_search_pending` (SQLite only): rows of the envelopes' search text waiting to enter the
 //! full-text index `silo_search` (migration 0018 says why they wait).
 
-use folio_store::Store;
+use folio_store::{Backend, Store};
 use sqlx::Row;
 
 use crate::SiloResult;
@@ -10,8 +10,11 @@ use crate::SiloResult;
 const BATCH: i64 = 2000;
 
 /// Moves every pending row into the full-text index, a batch a write transaction; answers how
-/// many moved.
+/// many moved (none on PostgreSQL, which has no such table).
 pub(crate) async fn index_all(store: &Store) -> SiloResult<u64> {
+    if store.backend() != Backend::Sqlite {
+        return Ok(0);
+    }
     let mut moved = 0;
     loop {
         let batch = index_batch(store).await?;
