@@ -233,10 +233,9 @@ impl Term<'_> {
 
 /// The SQLite index's query, with the rows that hold it and the rows waiting to enter the index
 /// (each counted up to [`GATHER_AT_MOST`]; 0: nothing matches); `None` when no word is worth
-/// looking up. A word with a digit (a number,
-/// a tax id) is looked up alone: few rows hold it, and asking for the common words beside it
-/// ("es", "2026") made the index read their long row lists, 30 ms at a million envelopes.
-/// Otherwise every word.
+/// looking up. A word with a digit (a number, a tax id) is looked up alone: few rows hold it,
+/// and asking for the common words beside it ("es", "2026") made the index read their long
+/// row lists, 30 ms at a million envelopes. Otherwise every word.
 async fn lookup(store: &Store, phrases: &[Vec<String>]) -> SiloResult<Option<(String, i64)>> {
     let terms = terms(phrases);
     let query = match numeric(&terms) {
