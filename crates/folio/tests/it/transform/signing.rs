@@ -174,7 +174,12 @@ async fn signature_headers_cannot_be_configured() {
 
 #[tokio::test]
 async fn the_cli_shows_and_rotates_the_api_secret() {
-    for app in super::apps().await {
+    // The engine's default settings, not the tests' 50 ms polling: with a server writing on
+    // that beat, a CLI write to the same SQLite file failed about one run in four with an
+    // immediate "database is locked" (found 2026-11-26, not yet explained; see the known issue
+    // in docs/configuration-and-operations.md).
+    let default_engine = |c: &mut folio::Config| c.transform = toml::Table::new();
+    for app in super::apps_with(default_engine).await {
         let secret = app.get("/transform/v1/webhooks/secret").await.expect(200);
         let data = app.data.display().to_string();
         let storage = [
