@@ -11,6 +11,7 @@
 //!
 //! Pure functions: no I/O, no async.
 
+mod base64_text;
 mod context;
 mod error;
 mod foreign;

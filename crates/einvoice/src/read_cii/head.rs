@@ -7,7 +7,7 @@ use en16931::invoice::{
 };
 use en16931::{Attachment, DocumentKind, DocumentReference, Identifier, Invoice};
 
-use super::values::{base64, code, date, identifier, own, text, trimmed};
+use super::values::{code, date, identifier, own, text, trimmed};
 use super::xml::{Doc, Elem, Leaf, R, Seen, Stop};
 
 /// `rsm:CrossIndustryInvoice`.
@@ -171,7 +171,7 @@ fn additional<'a>(
 
 /// BT-125; one without its mime code or file name is reported by the crate.
 fn attachment(file: &Leaf<'_>) -> R<Attachment> {
-    let content = base64(&file.text)?;
+    let content = crate::base64_text::decode(&file.text).ok_or(Stop)?;
     let mime = file.attrs.get("mimeCode").unwrap_or_default();
     let name = file.attrs.get("filename").unwrap_or_default();
     Attachment::new(content, mime, name).map_err(|_| Stop)

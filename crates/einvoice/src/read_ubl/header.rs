@@ -117,7 +117,7 @@ fn reference(v: &Value<'_, '_>) -> DocumentReference {
 
 /// BT-125 with its mime code and file name, both of which EN 16931 requires.
 fn attachment(v: &mut Value<'_, '_>) -> Option<Attachment> {
-    let content = values::base64(v.str())?;
+    let content = crate::base64_text::decode(v.str())?;
     let mime = v.attrs().mime.take()?;
     let filename = v.attrs().filename.take()?;
     Attachment::new(content, mime, filename).ok()

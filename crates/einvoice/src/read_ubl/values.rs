@@ -106,66 +106,9 @@ pub(super) fn note(text: &str) -> InvoiceNote {
     }
 }
 
-/// Base64 (RFC 4648 §4), white space allowed between the characters; `None` for anything
-/// else, or padding that does not end a group of four.
-pub(super) fn base64(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits, mut count, mut padding) = (0u32, 0u32, 0usize, 0usize);
-    for b in text.bytes() {
-        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            continue;
-        }
-        count += 1;
-        if b == b'=' {
-            padding += 1;
-            continue;
-        }
-        if padding > 0 {
-            return None;
-        }
-        acc = (acc << 6) | sextet(b)?;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(((acc >> bits) & 0xFF) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    (count.is_multiple_of(4) && padding <= 2).then_some(out)
-}
-
-/// The value of a base64 character.
-fn sextet(b: u8) -> Option<u32> {
-    let v = match b {
-        b'A'..=b'Z' => b - b'A',
-        b'a'..=b'z' => b - b'a' + 26,
-        b'0'..=b'9' => b - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return None,
-    };
-    Some(u32::from(v))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_decodes_rfc_4648_and_refuses_the_rest() {
-        for (encoded, plain) in [
-            ("", &b""[..]),
-            ("Zg==", b"f"),
-            ("Zm8=", b"fo"),
-            ("Zm9v", b"foo"),
-            ("Zm9v\n YmFy", b"foobar"),
-        ] {
-            assert_eq!(base64(encoded).as_deref(), Some(plain), "{encoded}");
-        }
-        for bad in ["Zg=", "Zm9v!", "Zg==Zg==", "Z===", "Zm9"] {
-            assert_eq!(base64(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn a_note_may_carry_its_subject() {

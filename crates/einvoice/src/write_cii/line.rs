@@ -3,7 +3,9 @@
 use en16931::InvoiceLine;
 use en16931::invoice::{Item, PriceDetails};
 
-use super::{Out, accounting_account, charge_indicator, ident, object_identifier, period};
+use super::{
+    Out, accounting_account, allowance_terms, charge_indicator, ident, object_identifier, period,
+};
 
 pub(super) fn write(x: &mut Out, l: &InvoiceLine) {
     x.group("ram:IncludedSupplyChainTradeLineItem", |x| {
@@ -118,20 +120,14 @@ fn settlement(x: &mut Out, l: &InvoiceLine) {
     let allowances = l.allowances.iter().map(|a| (a, false));
     for (a, is_charge) in allowances.chain(l.charges.iter().map(|c| (c, true))) {
         x.group("ram:SpecifiedTradeAllowanceCharge", |x| {
-            charge_indicator(x, is_charge);
-            if let Some(p) = a.percentage {
-                x.number("ram:CalculationPercent", p);
-            }
-            if let Some(b) = a.base_amount {
-                x.number("ram:BasisAmount", b);
-            }
-            x.number("ram:ActualAmount", a.amount);
-            if let Some(c) = &a.reason_code {
-                x.leaf("ram:ReasonCode", c.as_str());
-            }
-            if let Some(r) = &a.reason {
-                x.leaf("ram:Reason", r);
-            }
+            allowance_terms(
+                x,
+                is_charge,
+                a.percentage,
+                (a.amount, a.base_amount),
+                a.reason_code.as_ref(),
+                a.reason.as_deref(),
+            );
         });
     }
     x.group("ram:SpecifiedTradeSettlementLineMonetarySummation", |x| {

@@ -131,6 +131,32 @@ fn charge_indicator(x: &mut Out, is_charge: bool) {
     });
 }
 
+/// What an allowance or charge of a line (BG-27, BG-28) and of the document (BG-20, BG-21)
+/// share, in CII's order: the indicator, percentage, base, amount and reason.
+fn allowance_terms(
+    x: &mut Out,
+    is_charge: bool,
+    percentage: Option<en16931::Percentage>,
+    (amount, base): (en16931::InvoiceAmount, Option<en16931::InvoiceAmount>),
+    reason_code: Option<&en16931::invoice::Code>,
+    reason: Option<&str>,
+) {
+    charge_indicator(x, is_charge);
+    if let Some(p) = percentage {
+        x.number("ram:CalculationPercent", p);
+    }
+    if let Some(b) = base {
+        x.number("ram:BasisAmount", b);
+    }
+    x.number("ram:ActualAmount", amount);
+    if let Some(c) = reason_code {
+        x.leaf("ram:ReasonCode", c.as_str());
+    }
+    if let Some(r) = reason {
+        x.leaf("ram:Reason", r);
+    }
+}
+
 /// An identifier with its `schemeID` when it has one.
 fn ident(x: &mut Out, name: &str, i: &en16931::Identifier) {
     match i.scheme() {

@@ -3,7 +3,7 @@
 use en16931::Invoice;
 use en16931::invoice::{DocumentAllowanceCharge, PaymentInstructions, PaymentMeans, VatBreakdown};
 
-use super::{Out, accounting_account, charge_indicator, ident, party_ident, period};
+use super::{Out, accounting_account, allowance_terms, ident, party_ident, period};
 
 /// BT-8's CII spelling (UNTDID 2475) for the model's (UNTDID 2005): invoice date, delivery
 /// date, payment date.
@@ -168,20 +168,14 @@ fn vat_breakdown(x: &mut Out, inv: &Invoice, b: &VatBreakdown, first: bool) {
 /// A document level allowance (BG-20) or charge (BG-21).
 fn allowance_charge(x: &mut Out, a: &DocumentAllowanceCharge, is_charge: bool) {
     x.group("ram:SpecifiedTradeAllowanceCharge", |x| {
-        charge_indicator(x, is_charge);
-        if let Some(p) = a.percentage {
-            x.number("ram:CalculationPercent", p);
-        }
-        if let Some(b) = a.base_amount {
-            x.number("ram:BasisAmount", b);
-        }
-        x.number("ram:ActualAmount", a.amount);
-        if let Some(c) = &a.reason_code {
-            x.leaf("ram:ReasonCode", c.as_str());
-        }
-        if let Some(r) = &a.reason {
-            x.leaf("ram:Reason", r);
-        }
+        allowance_terms(
+            x,
+            is_charge,
+            a.percentage,
+            (a.amount, a.base_amount),
+            a.reason_code.as_ref(),
+            a.reason.as_deref(),
+        );
         x.group("ram:CategoryTradeTax", |x| {
             x.leaf("ram:TypeCode", "VAT");
             x.leaf("ram:CategoryCode", a.vat.category.as_str());
