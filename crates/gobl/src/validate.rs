@@ -181,13 +181,14 @@ impl Validator {
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|t| t == "bypass"));
         let lines = Path::Root("doc.lines");
+        let mut seen = Vec::new();
         for (i, l) in get(doc, "lines")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
-            self.invoice_line(doc, &lines.item(i), l, bypass);
+            self.invoice_line(doc, &lines.item(i), l, bypass, &mut seen);
         }
         for (k, list) in [
             (Path::Root("doc.discounts"), "discounts"),
@@ -199,7 +200,7 @@ impl Validator {
                 .flatten()
                 .enumerate()
             {
-                self.invoice_adjustment(doc, &k.item(i), d);
+                self.invoice_adjustment(doc, &k.item(i), d, &mut seen);
             }
         }
         self.invoice_lines_and_totals(doc, bypass);
@@ -311,7 +312,14 @@ impl Validator {
 
     /// One line at `base`: an object with a quantity, an item, its amounts (unless the
     /// invoice is `bypass`) and valid tax combos.
-    fn invoice_line(&mut self, doc: &Map<String, Value>, base: &Path, l: &Value, bypass: bool) {
+    fn invoice_line<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        l: &'a Value,
+        bypass: bool,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let Some(lo) = l.as_object() else {
             self.push(base, "bill-line-00", "line must be an object");
             return;
@@ -321,7 +329,7 @@ impl Validator {
             None => self.push(base.member("item"), "bill-line-03", "item is required"),
             Some(it) => self.line_item(lo, base, it, bypass),
         }
-        self.combos(doc, base, lo);
+        self.combos(doc, base, lo, seen);
     }
 
     /// A line's item: price and name; a priced item needs the line's sum and total (the
@@ -361,7 +369,13 @@ impl Validator {
     }
 
     /// A document discount or charge at `base`: a base needs a percent; valid tax combos.
-    fn invoice_adjustment(&mut self, doc: &Map<String, Value>, base: &Path, d: &Value) {
+    fn invoice_adjustment<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        d: &'a Value,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let Some(o) = d.as_object() else { return };
         if present(o, "base") && !present(o, "percent") {
             self.push(
@@ -370,7 +384,7 @@ impl Validator {
                 "percent is required when base is set",
             );
         }
-        self.combos(doc, base, o);
+        self.combos(doc, base, o, seen);
     }
 
     /// Lines, unless there are discounts or charges; totals, unless the invoice is `bypass`.
@@ -392,8 +406,16 @@ impl Validator {
         }
     }
 
-    /// The `taxes` of the line, discount or charge `o` at `base`.
-    fn combos(&mut self, doc: &Map<String, Value>, base: &Path, o: &Map<String, Value>) {
+    /// The `taxes` of the line, discount or charge `o` at `base`. A combo equal to one
+    /// `seen` without a fault has none either (its rules read only its own members and the
+    /// document's `$regime`), so the lines' few distinct combos are checked once each.
+    fn combos<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        o: &'a Map<String, Value>,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let taxes = base.member("taxes");
         for (j, t) in get(o, "taxes")
             .and_then(Value::as_array)
@@ -401,13 +423,20 @@ impl Validator {
             .flatten()
             .enumerate()
         {
-            self.combo(doc, &taxes.item(j), t);
+            let Some(c) = t.as_object() else { continue };
+            if seen.iter().any(|s| same_members(s, c)) {
+                continue;
+            }
+            let before = self.faults.len();
+            self.combo(doc, &taxes.item(j), c);
+            if self.faults.len() == before {
+                seen.push(c);
+            }
         }
     }
 
     /// A tax combo against the regime (of its country, else the document's).
-    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, t: &Value) {
-        let Some(o) = t.as_object() else { return };
+    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, o: &Map<String, Value>) {
         let country = get(o, "country")
             .and_then(Value::as_str)
             .or_else(|| get(doc, "$regime").and_then(Value::as_str))
@@ -464,6 +493,12 @@ impl Validator {
             );
         }
     }
+}
+
+/// Whether two objects have the same members in the same order (a cheaper test than the
+/// map's own equality, which looks every key up by its hash).
+fn same_members(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]

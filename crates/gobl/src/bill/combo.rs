@@ -42,33 +42,44 @@ pub(crate) fn normalize(o: &mut Obj) {
     if string(o, "cat") != Some("VAT") {
         return;
     }
-    let rate = string(o, "rate").map(str::to_string);
     let set_key = |o: &mut Obj, k: &str| {
         o.insert("key".into(), Value::String(k.into()));
         o.remove("rate");
     };
-    match rate.as_deref() {
-        Some("zero") => {
-            set_key(o, "zero");
-            if !has(o, "percent") {
-                set_percent(o, "percent", Percentage::ZERO);
+    // What the rate asks for, decided before the map is edited (the rate is not copied).
+    enum Alias {
+        Key(&'static str),
+        General(Option<String>),
+    }
+    let alias = match string(o, "rate") {
+        Some("zero") => Some(Alias::Key("zero")),
+        Some("exempt") => Some(Alias::Key("exempt")),
+        Some("exempt+reverse-charge") => Some(Alias::Key("reverse-charge")),
+        Some("exempt+export") => Some(Alias::Key("export")),
+        Some("exempt+eea") | Some("exempt+export+eea") => Some(Alias::Key("intra-community")),
+        Some("standard") => Some(Alias::General(None)),
+        Some(r) if r.starts_with("standard+") => Some(Alias::General(Some(format!(
+            "general+{}",
+            &r["standard+".len()..]
+        )))),
+        _ => None,
+    };
+    match alias {
+        Some(Alias::Key(k)) => {
+            set_key(o, k);
+            match k {
+                "zero" if !has(o, "percent") => set_percent(o, "percent", Percentage::ZERO),
+                "reverse-charge" => {
+                    o.remove("percent");
+                }
+                _ => {}
             }
         }
-        Some("exempt") => set_key(o, "exempt"),
-        Some("exempt+reverse-charge") => {
-            set_key(o, "reverse-charge");
-            o.remove("percent");
-        }
-        Some("exempt+export") => set_key(o, "export"),
-        Some("exempt+eea") | Some("exempt+export+eea") => set_key(o, "intra-community"),
-        Some("standard") => {
-            o.insert("rate".into(), Value::String("general".into()));
-        }
-        Some(r) if r.starts_with("standard+") => {
-            let r = format!("general+{}", &r["standard+".len()..]);
+        Some(Alias::General(r)) => {
+            let r = r.unwrap_or_else(|| "general".into());
             o.insert("rate".into(), Value::String(r));
         }
-        _ => {}
+        None => {}
     }
     match string(o, "key") {
         None => {

@@ -7,7 +7,7 @@ use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
 use super::total;
 use super::val::{
-    Obj, amount, field, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
+    Obj, amount, field, get, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
 };
 use crate::currency::ExchangeRate;
 use crate::num::Amount;
@@ -412,8 +412,10 @@ fn clean_tree(v: &mut Value, drop: bool) {
 /// A nested object's zero (or empty) `uuid` says nothing: GOBL drops it (the document's own
 /// is left alone, so this is applied to members and array entries only).
 fn drop_zero_uuid(v: &mut Value) {
+    // Looked up by scanning (`get`): hashing the key for every member of the document
+    // cost more than the few keys an object has.
     if let Some(o) = v.as_object_mut()
-        && o.get("uuid")
+        && get(o, "uuid")
             .and_then(Value::as_str)
             .is_some_and(|u| u.is_empty() || u == "00000000-0000-0000-0000-000000000000")
     {
