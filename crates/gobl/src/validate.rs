@@ -11,15 +11,20 @@ use crate::fault::{Fault, Faults, Path};
 /// Validate a calculated document: the core rules of its schema and the tax-id checks of
 /// folio's regimes. An empty list means the document is valid.
 pub fn validate_document(doc: &Map<String, Value>) -> Faults {
-    let mut v = Validator { faults: Vec::new() };
+    let mut v = Validator {
+        faults: Vec::new(),
+        ext_faults: Vec::new(),
+    };
     let schema = get(doc, "$schema").and_then(Value::as_str).unwrap_or("");
     let short = crate::bill::schema_path(schema);
-    v.tax_ids_in(&Path::Root("doc"), doc);
+    // One walk finds the tax ids and, in an invoice, the extension codes of its add-ons.
+    v.tax_ids_in(&Path::Root("doc"), doc, short == "bill/invoice");
     match short {
         "bill/invoice" => {
             v.invoice(doc);
             v.regime(doc);
-            crate::addons::validate_invoice(doc, &mut v.faults);
+            let ext_faults = std::mem::take(&mut v.ext_faults);
+            crate::addons::validate_invoice(doc, ext_faults, &mut v.faults);
         }
         "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
             v.required(
@@ -58,6 +63,8 @@ pub(crate) fn unknown_keys(doc: &Map<String, Value>) -> Vec<Fault> {
 
 struct Validator {
     faults: Vec<Fault>,
+    /// The faults of extension codes outside their lists, said after the core rules'.
+    ext_faults: Vec<Fault>,
 }
 
 fn present(o: &Map<String, Value>, k: &str) -> bool {
@@ -106,13 +113,16 @@ impl Validator {
         }
     }
 
-    /// Every `tax_id` under `v`: known country, valid code for folio's regimes.
-    fn tax_ids(&mut self, path: &Path, v: &Value) {
+    /// Every `tax_id` under `v`: known country, valid code for folio's regimes; with `ext`,
+    /// every `ext` map too (see [`crate::addons::check_ext_map`]): those of the members of
+    /// objects and of the objects of arrays, not those inside an `ext` map or an array's
+    /// arrays.
+    fn tax_ids(&mut self, path: &Path, v: &Value, ext: bool) {
         match v {
-            Value::Object(o) => self.tax_ids_in(path, o),
+            Value::Object(o) => self.tax_ids_in(path, o, ext),
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    self.tax_ids(&path.item(i), x);
+                    self.tax_ids(&path.item(i), x, ext && x.is_object());
                 }
             }
             _ => {}
@@ -120,7 +130,7 @@ impl Validator {
     }
 
     /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
-    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>) {
+    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>, ext: bool) {
         for (k, x) in o {
             // a tax id is an object, and only objects and arrays hold one
             if !(x.is_object() || x.is_array()) {
@@ -132,7 +142,11 @@ impl Validator {
             {
                 self.tax_id(&p, t);
             }
-            self.tax_ids(&p, x);
+            let ext_map = if ext && k == "ext" { x.as_object() } else { None };
+            if let Some(m) = ext_map {
+                crate::addons::check_ext_map(&p, m, &mut self.ext_faults);
+            }
+            self.tax_ids(&p, x, ext && ext_map.is_none());
         }
     }
 
