@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -41,6 +42,8 @@ pub(super) struct TaxLine {
 pub(super) struct TaxLines {
     lines: Vec<TaxLine>,
     combos: Vec<(Combo, ComboAt)>,
+    /// The distinct `ext` maps of the combos, which share them.
+    exts: Vec<Rc<Value>>,
 }
 
 impl TaxLines {
@@ -52,7 +55,7 @@ impl TaxLines {
 pub(super) struct RateTotal {
     pub(super) country: Option<String>,
     pub(super) key: Option<String>,
-    pub(super) ext: Option<Value>,
+    pub(super) ext: Option<Rc<Value>>,
     pub(super) base: Amount,
     pub(super) percent: Option<Percentage>,
     pub(super) surcharge: Option<(Percentage, Amount)>,
@@ -86,6 +89,7 @@ pub(super) fn read_tax_lines(
     let mut tls = TaxLines {
         lines: Vec::with_capacity(lines.len() + discounts.len() + charges.len()),
         combos: Vec::with_capacity(lines.len()),
+        exts: Vec::new(),
     };
     for (i, lc) in lines.iter().enumerate() {
         if let Some(lc) = lc {
@@ -124,7 +128,8 @@ fn read_tax_line(
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
             let p = ComboAt { arr, i, j };
-            tls.combos.push((Combo::read(o, regime, p)?, p));
+            let c = Combo::read_sharing(o, regime, p, &mut tls.exts)?;
+            tls.combos.push((c, p));
         }
     }
     tls.lines.push(TaxLine {
