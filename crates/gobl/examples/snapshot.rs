@@ -53,7 +53,11 @@ fn main() {
                     serde_json::to_string_pretty(&inv.envelope).expect("JSON")
                 ),
             };
-            let suffix = if skip_validation { "unvalidated" } else { "built" };
+            let suffix = if skip_validation {
+                "unvalidated"
+            } else {
+                "built"
+            };
             std::fs::write(out.join(format!("{name}.{suffix}.out")), text).expect("write");
             written += 1;
         }

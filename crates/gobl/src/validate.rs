@@ -14,6 +14,7 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
     let mut v = Validator {
         faults: Vec::new(),
         ext_faults: Vec::new(),
+        ext_defs: crate::addons::ExtDefs::default(),
     };
     let schema = get(doc, "$schema").and_then(Value::as_str).unwrap_or("");
     let short = crate::bill::schema_path(schema);
@@ -65,6 +66,7 @@ struct Validator {
     faults: Vec<Fault>,
     /// The faults of extension codes outside their lists, said after the core rules'.
     ext_faults: Vec<Fault>,
+    ext_defs: crate::addons::ExtDefs,
 }
 
 fn present(o: &Map<String, Value>, k: &str) -> bool {
@@ -142,9 +144,13 @@ impl Validator {
             {
                 self.tax_id(&p, t);
             }
-            let ext_map = if ext && k == "ext" { x.as_object() } else { None };
+            let ext_map = if ext && k == "ext" {
+                x.as_object()
+            } else {
+                None
+            };
             if let Some(m) = ext_map {
-                crate::addons::check_ext_map(&p, m, &mut self.ext_faults);
+                crate::addons::check_ext_map(&p, m, &mut self.ext_defs, &mut self.ext_faults);
             }
             self.tax_ids(&p, x, ext && ext_map.is_none());
         }

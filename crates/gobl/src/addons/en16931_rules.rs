@@ -19,7 +19,11 @@ const EXEMPT: &[&str] = &["E", "AE", "K", "G", "O"];
 pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
     // Paths are written out only for a fault: every line's combos are checked.
     let mut fault = |path: &dyn Display, n: &str, message: &str| {
-        faults.push(Fault::at(path.to_string(), &format!("en16931-{n}"), message));
+        faults.push(Fault::at(
+            path.to_string(),
+            &format!("en16931-{n}"),
+            message,
+        ));
     };
     if ext(get(doc, "tax"), "untdid-document-type").is_none() {
         fault(&"doc.tax.ext", "02", "document type extension is required");

@@ -105,6 +105,23 @@ pub fn extension(key: &str) -> Option<&'static ExtDef> {
         .find(|e| e.key == key)
 }
 
+/// The extension definitions of the keys met so far in one document: [`extension`] searches
+/// every add-on's list, and a document repeats a few keys on every line.
+#[derive(Default)]
+pub(crate) struct ExtDefs(Vec<(String, Option<&'static ExtDef>)>);
+
+impl ExtDefs {
+    /// [`extension`] of `key`.
+    pub(crate) fn get(&mut self, key: &str) -> Option<&'static ExtDef> {
+        if let Some((_, def)) = self.0.iter().find(|(k, _)| k == key) {
+            return *def;
+        }
+        let def = extension(key);
+        self.0.push((key.to_string(), def));
+        def
+    }
+}
+
 /// The document's `$addons`.
 fn listed(doc: &Obj) -> Vec<String> {
     doc.get("$addons")
@@ -184,9 +201,14 @@ pub(crate) fn unknown(doc: &Obj, faults: &mut Vec<Fault>) {
 }
 
 /// The `ext` map at `path`: a value of a key with a code list must be one of its codes.
-pub(crate) fn check_ext_map(path: &dyn std::fmt::Display, ext: &Obj, faults: &mut Vec<Fault>) {
+pub(crate) fn check_ext_map(
+    path: &dyn std::fmt::Display,
+    ext: &Obj,
+    defs: &mut ExtDefs,
+    faults: &mut Vec<Fault>,
+) {
     for (k, v) in ext {
-        let (Some(def), Some(code)) = (extension(k), v.as_str()) else {
+        let (Some(def), Some(code)) = (defs.get(k), v.as_str()) else {
             continue;
         };
         if !def.codes.is_empty() && !def.codes.contains(&code) {

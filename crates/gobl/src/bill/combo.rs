@@ -1,8 +1,8 @@
 //! Tax combos (`{"cat":"VAT","rate":"general",...}`): normalisation and rate resolution.
 
 use std::borrow::Cow;
-use std::rc::Rc;
 use std::fmt::Display;
+use std::rc::Rc;
 
 use serde_json::Value;
 
