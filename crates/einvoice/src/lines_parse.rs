@@ -140,7 +140,10 @@ fn line(
         "origin",
         l.item.origin_country.as_ref().map(|c| c.as_str()),
     );
-    let mut out = Map::new();
+    // Sized for what the build adds (`i`, `sum`, `total`), with the index GOBL gives the line
+    // already first: the build then writes its members without growing or moving the map.
+    let mut out = Map::with_capacity(10);
+    out.insert("i".into(), Value::from(n + 1));
     out.insert(
         "quantity".into(),
         Value::String(qty.normalize().to_string()),
