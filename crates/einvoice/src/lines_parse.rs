@@ -213,9 +213,6 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     if let Some(key) = key {
         combo.insert("key".into(), Value::from(key));
     }
-    let mut ext = Map::with_capacity(1);
-    ext.insert("untdid-tax-category".into(), Value::from(category));
-    combo.insert("ext".into(), Value::Object(ext));
     let has_percent = !matches!(category, "E" | "AE" | "K" | "G" | "O");
     if let Some(rate) = vat.rate.filter(|_| has_percent) {
         combo.insert(
@@ -225,5 +222,10 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     } else if category == "Z" {
         combo.insert("percent".into(), Value::from("0%"));
     }
+    // In the order the build writes a combo's members (the percent before the ext), so that
+    // it has none to move.
+    let mut ext = Map::with_capacity(1);
+    ext.insert("untdid-tax-category".into(), Value::from(category));
+    combo.insert("ext".into(), Value::Object(ext));
     Value::Object(combo)
 }
