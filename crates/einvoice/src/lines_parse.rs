@@ -11,11 +11,30 @@ use crate::{Finding, Severity};
 /// Every line, with a note for each price folio had to restate; a line whose figures no
 /// decimal holds (quantity × price beyond 28 digits) is refused, never rounded away.
 pub(crate) fn read(lines: &[InvoiceLine], notes: &mut Vec<Finding>) -> Result<Vec<Value>, Finding> {
+    let mut combos = VatCombos::default();
     lines
         .iter()
         .enumerate()
-        .map(|(n, l)| line(n, l, notes))
+        .map(|(n, l)| line(n, l, notes, &mut combos))
         .collect()
+}
+
+/// The VAT combos of the lines read so far: lines share a few rates, and a copy of a combo
+/// costs a third of making it (a map, its extension map, the rate written out).
+#[derive(Default)]
+struct VatCombos(Vec<(LineVat, Value)>);
+
+impl VatCombos {
+    /// The combo of `vat`: [`vat_combo`] of it, made once per distinct category and rate (the
+    /// rate compares by value, and equal rates are written alike, normalised).
+    fn get(&mut self, vat: &LineVat) -> Value {
+        if let Some((_, combo)) = self.0.iter().find(|(v, _)| v == vat) {
+            return combo.clone();
+        }
+        let combo = vat_combo(vat);
+        self.0.push((vat.clone(), combo.clone()));
+        combo
+    }
 }
 
 /// The refusal of a line whose arithmetic overflows.
@@ -42,7 +61,12 @@ fn gobl_sum(qty: Decimal, price: Decimal) -> Option<Decimal> {
     Some(round(round(product, price.scale().max(2)), 2))
 }
 
-fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Finding> {
+fn line(
+    n: usize,
+    l: &InvoiceLine,
+    notes: &mut Vec<Finding>,
+    combos: &mut VatCombos,
+) -> Result<Value, Finding> {
     let qty = l.quantity.into_decimal();
     let mut price = unit_price(l).ok_or_else(|| overflow(n, "the unit price (BT-146 / BT-149)"))?;
     let sum = |amounts: &[LineAllowanceCharge]| {
@@ -116,7 +140,10 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
         "origin",
         l.item.origin_country.as_ref().map(|c| c.as_str()),
     );
-    let mut out = Map::new();
+    // Sized for what the build adds (`i`, `sum`, `total`), with the index GOBL gives the line
+    // already first: the build then writes its members without growing or moving the map.
+    let mut out = Map::with_capacity(10);
+    out.insert("i".into(), Value::from(n + 1));
     out.insert(
         "quantity".into(),
         Value::String(qty.normalize().to_string()),
@@ -138,7 +165,7 @@ fn line(n: usize, l: &InvoiceLine, notes: &mut Vec<Finding>) -> Result<Value, Fi
             .map(|c| allowance_charge(c, "untdid-charge"))
             .collect(),
     );
-    out.insert("taxes".into(), Value::Array(vec![vat_combo(&l.vat)]));
+    out.insert("taxes".into(), Value::Array(vec![combos.get(&l.vat)]));
     if let Some(note) = l.note.as_deref() {
         out.insert("notes".into(), json!([{"text": note}]));
     }
@@ -171,7 +198,7 @@ fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
 /// intra-community, export, outside the scope) take none, whatever the document states.
 pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     let category = vat.category.as_str();
-    let mut combo = Map::new();
+    let mut combo = Map::with_capacity(4);
     combo.insert("cat".into(), Value::from("VAT"));
     let key = match category {
         "S" => Some("standard"),
@@ -186,9 +213,6 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     if let Some(key) = key {
         combo.insert("key".into(), Value::from(key));
     }
-    let mut ext = Map::new();
-    ext.insert("untdid-tax-category".into(), Value::from(category));
-    combo.insert("ext".into(), Value::Object(ext));
     let has_percent = !matches!(category, "E" | "AE" | "K" | "G" | "O");
     if let Some(rate) = vat.rate.filter(|_| has_percent) {
         combo.insert(
@@ -198,5 +222,10 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     } else if category == "Z" {
         combo.insert("percent".into(), Value::from("0%"));
     }
+    // In the order the build writes a combo's members (the percent before the ext), so that
+    // it has none to move.
+    let mut ext = Map::with_capacity(1);
+    ext.insert("untdid-tax-category".into(), Value::from(category));
+    combo.insert("ext".into(), Value::Object(ext));
     Value::Object(combo)
 }

@@ -150,7 +150,32 @@ fn addon_rows() {
     }
 }
 
+/// `INVOICE_COUNT=WHAT:LINES:N` runs one side (`build` or `json`, the baseline) N times and
+/// nothing else, for an instruction count under callgrind: a build's instructions are the
+/// count at N = 11 less the count at N = 1, over ten, and its ratio is that of `json` over it.
+fn count_only() -> bool {
+    let Ok(spec) = std::env::var("INVOICE_COUNT") else {
+        return false;
+    };
+    let mut parts = spec.split(':');
+    let what = parts.next().unwrap_or("");
+    let lines: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(10);
+    let n: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let text = invoice(lines);
+    for _ in 0..n {
+        match what {
+            "build" => drop(black_box(build_text(&text))),
+            "json" => drop(black_box(roundtrip(&text))),
+            other => panic!("INVOICE_COUNT: unknown side {other:?}"),
+        }
+    }
+    true
+}
+
 fn bench(c: &mut Criterion) {
+    if count_only() {
+        return;
+    }
     addon_rows();
     for lines in [10usize, 200] {
         let text = invoice(lines);

@@ -11,15 +11,21 @@ use crate::fault::{Fault, Faults, Path};
 /// Validate a calculated document: the core rules of its schema and the tax-id checks of
 /// folio's regimes. An empty list means the document is valid.
 pub fn validate_document(doc: &Map<String, Value>) -> Faults {
-    let mut v = Validator { faults: Vec::new() };
+    let mut v = Validator {
+        faults: Vec::new(),
+        ext_faults: Vec::new(),
+        ext_defs: crate::addons::ExtDefs::default(),
+    };
     let schema = get(doc, "$schema").and_then(Value::as_str).unwrap_or("");
     let short = crate::bill::schema_path(schema);
-    v.tax_ids_in(&Path::Root("doc"), doc);
+    // One walk finds the tax ids and, in an invoice, the extension codes of its add-ons.
+    v.tax_ids_in(&Path::Root("doc"), doc, short == "bill/invoice");
     match short {
         "bill/invoice" => {
             v.invoice(doc);
             v.regime(doc);
-            crate::addons::validate_invoice(doc, &mut v.faults);
+            let ext_faults = std::mem::take(&mut v.ext_faults);
+            crate::addons::validate_invoice(doc, ext_faults, &mut v.faults);
         }
         "bill/payment" | "bill/delivery" | "bill/order" | "bill/status" => {
             v.required(
@@ -58,6 +64,9 @@ pub(crate) fn unknown_keys(doc: &Map<String, Value>) -> Vec<Fault> {
 
 struct Validator {
     faults: Vec<Fault>,
+    /// The faults of extension codes outside their lists, said after the core rules'.
+    ext_faults: Vec<Fault>,
+    ext_defs: crate::addons::ExtDefs,
 }
 
 fn present(o: &Map<String, Value>, k: &str) -> bool {
@@ -106,13 +115,16 @@ impl Validator {
         }
     }
 
-    /// Every `tax_id` under `v`: known country, valid code for folio's regimes.
-    fn tax_ids(&mut self, path: &Path, v: &Value) {
+    /// Every `tax_id` under `v`: known country, valid code for folio's regimes; with `ext`,
+    /// every `ext` map too (see [`crate::addons::check_ext_map`]): those of the members of
+    /// objects and of the objects of arrays, not those inside an `ext` map or an array's
+    /// arrays.
+    fn tax_ids(&mut self, path: &Path, v: &Value, ext: bool) {
         match v {
-            Value::Object(o) => self.tax_ids_in(path, o),
+            Value::Object(o) => self.tax_ids_in(path, o, ext),
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    self.tax_ids(&path.item(i), x);
+                    self.tax_ids(&path.item(i), x, ext && x.is_object());
                 }
             }
             _ => {}
@@ -120,7 +132,7 @@ impl Validator {
     }
 
     /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
-    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>) {
+    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>, ext: bool) {
         for (k, x) in o {
             // a tax id is an object, and only objects and arrays hold one
             if !(x.is_object() || x.is_array()) {
@@ -132,7 +144,15 @@ impl Validator {
             {
                 self.tax_id(&p, t);
             }
-            self.tax_ids(&p, x);
+            let ext_map = if ext && k == "ext" {
+                x.as_object()
+            } else {
+                None
+            };
+            if let Some(m) = ext_map {
+                crate::addons::check_ext_map(&p, m, &mut self.ext_defs, &mut self.ext_faults);
+            }
+            self.tax_ids(&p, x, ext && ext_map.is_none());
         }
     }
 
@@ -181,13 +201,14 @@ impl Validator {
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|t| t == "bypass"));
         let lines = Path::Root("doc.lines");
+        let mut seen = Vec::new();
         for (i, l) in get(doc, "lines")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
-            self.invoice_line(doc, &lines.item(i), l, bypass);
+            self.invoice_line(doc, &lines.item(i), l, bypass, &mut seen);
         }
         for (k, list) in [
             (Path::Root("doc.discounts"), "discounts"),
@@ -199,7 +220,7 @@ impl Validator {
                 .flatten()
                 .enumerate()
             {
-                self.invoice_adjustment(doc, &k.item(i), d);
+                self.invoice_adjustment(doc, &k.item(i), d, &mut seen);
             }
         }
         self.invoice_lines_and_totals(doc, bypass);
@@ -311,7 +332,14 @@ impl Validator {
 
     /// One line at `base`: an object with a quantity, an item, its amounts (unless the
     /// invoice is `bypass`) and valid tax combos.
-    fn invoice_line(&mut self, doc: &Map<String, Value>, base: &Path, l: &Value, bypass: bool) {
+    fn invoice_line<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        l: &'a Value,
+        bypass: bool,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let Some(lo) = l.as_object() else {
             self.push(base, "bill-line-00", "line must be an object");
             return;
@@ -321,7 +349,7 @@ impl Validator {
             None => self.push(base.member("item"), "bill-line-03", "item is required"),
             Some(it) => self.line_item(lo, base, it, bypass),
         }
-        self.combos(doc, base, lo);
+        self.combos(doc, base, lo, seen);
     }
 
     /// A line's item: price and name; a priced item needs the line's sum and total (the
@@ -361,7 +389,13 @@ impl Validator {
     }
 
     /// A document discount or charge at `base`: a base needs a percent; valid tax combos.
-    fn invoice_adjustment(&mut self, doc: &Map<String, Value>, base: &Path, d: &Value) {
+    fn invoice_adjustment<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        d: &'a Value,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let Some(o) = d.as_object() else { return };
         if present(o, "base") && !present(o, "percent") {
             self.push(
@@ -370,7 +404,7 @@ impl Validator {
                 "percent is required when base is set",
             );
         }
-        self.combos(doc, base, o);
+        self.combos(doc, base, o, seen);
     }
 
     /// Lines, unless there are discounts or charges; totals, unless the invoice is `bypass`.
@@ -392,8 +426,16 @@ impl Validator {
         }
     }
 
-    /// The `taxes` of the line, discount or charge `o` at `base`.
-    fn combos(&mut self, doc: &Map<String, Value>, base: &Path, o: &Map<String, Value>) {
+    /// The `taxes` of the line, discount or charge `o` at `base`. A combo equal to one
+    /// `seen` without a fault has none either (its rules read only its own members and the
+    /// document's `$regime`), so the lines' few distinct combos are checked once each.
+    fn combos<'a>(
+        &mut self,
+        doc: &Map<String, Value>,
+        base: &Path,
+        o: &'a Map<String, Value>,
+        seen: &mut Vec<&'a Map<String, Value>>,
+    ) {
         let taxes = base.member("taxes");
         for (j, t) in get(o, "taxes")
             .and_then(Value::as_array)
@@ -401,13 +443,20 @@ impl Validator {
             .flatten()
             .enumerate()
         {
-            self.combo(doc, &taxes.item(j), t);
+            let Some(c) = t.as_object() else { continue };
+            if seen.iter().any(|s| same_members(s, c)) {
+                continue;
+            }
+            let before = self.faults.len();
+            self.combo(doc, &taxes.item(j), c);
+            if self.faults.len() == before {
+                seen.push(c);
+            }
         }
     }
 
     /// A tax combo against the regime (of its country, else the document's).
-    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, t: &Value) {
-        let Some(o) = t.as_object() else { return };
+    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, o: &Map<String, Value>) {
         let country = get(o, "country")
             .and_then(Value::as_str)
             .or_else(|| get(doc, "$regime").and_then(Value::as_str))
@@ -464,6 +513,12 @@ impl Validator {
             );
         }
     }
+}
+
+/// Whether two objects have the same members in the same order (a cheaper test than the
+/// map's own equality, which looks every key up by its hash).
+fn same_members(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]

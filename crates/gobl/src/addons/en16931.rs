@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::en16931_ext::{put_ext, set_ext};
-use crate::bill::val::Obj;
+use crate::bill::val::{Obj, field, field_mut, get, get_mut, has};
 
 /// UNTDID 1001 document types for GOBL invoice types.
 const DOCUMENT_TYPES: &[(&str, &str)] = &[
@@ -151,7 +151,7 @@ pub(super) fn normalize_invoice(doc: &mut Obj) {
 
 /// Applies `f` to each item of the list `v[member]`.
 fn each(v: &mut Value, member: &str, f: impl FnMut(&mut Value)) {
-    v.get_mut(member)
+    field_mut(v, member)
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
@@ -160,7 +160,7 @@ fn each(v: &mut Value, member: &str, f: impl FnMut(&mut Value)) {
 
 /// A discount's or charge's reason code from its key (the key's code wins, as in GOBL).
 fn reason(item: &mut Value, table: &[(&str, &'static str)], ext: &str) {
-    let key = item.get("key").and_then(Value::as_str).unwrap_or("");
+    let key = field(item, "key").and_then(Value::as_str).unwrap_or("");
     if let (Some(code), Some(o)) = (lookup(table, key), item.as_object_mut()) {
         put_ext(o, ext, code);
     }
@@ -183,7 +183,7 @@ fn tax_note(note: &mut Value) {
 }
 
 fn array<'a>(doc: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Value> {
-    doc.get_mut(key)
+    get_mut(doc, key)
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
@@ -216,13 +216,13 @@ fn vat_combo(combo: &mut Value) {
     let Some(o) = combo.as_object_mut() else {
         return;
     };
-    if o.get("cat").and_then(Value::as_str) != Some("VAT") {
+    if get(o, "cat").and_then(Value::as_str) != Some("VAT") {
         return;
     }
-    let key = o.get("key").and_then(Value::as_str);
+    let key = get(o, "key").and_then(Value::as_str);
     let code = match key {
         Some(k) => lookup(TAX_CATEGORIES, k),
-        None if o.contains_key("percent") || o.contains_key("rate") => Some("S"),
+        None if has(o, "percent") || has(o, "rate") => Some("S"),
         None => None,
     };
     if let Some(code) = code {
@@ -232,8 +232,8 @@ fn vat_combo(combo: &mut Value) {
 
 /// Lines are counted in units: "one" when the item names none.
 fn default_unit(line: &mut Value) {
-    if let Some(item) = line.get_mut("item").and_then(Value::as_object_mut)
-        && !item.contains_key("unit")
+    if let Some(item) = field_mut(line, "item").and_then(Value::as_object_mut)
+        && !has(item, "unit")
     {
         item.insert("unit".into(), Value::String("one".into()));
     }

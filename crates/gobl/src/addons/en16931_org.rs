@@ -36,7 +36,7 @@ fn walk(key: &str, value: &mut Value) {
                 walk(k, v);
             }
             // after its inboxes are split into scheme and code
-            if o.contains_key("inboxes") {
+            if crate::bill::val::has(o, "inboxes") {
                 endpoint(o);
             }
         }

@@ -3,9 +3,12 @@
 //! when an amount is due, a reason or code on every allowance and charge, and an exemption
 //! reason (a VATEX code or a note) for exempt categories.
 
+use std::fmt::Display;
+
 use serde_json::{Map, Value};
 
-use crate::fault::Fault;
+use crate::bill::val::{field, get};
+use crate::fault::{Fault, Path};
 
 /// VAT categories (UNTDID 5305) the add-on accepts.
 const VAT_CATEGORIES: &[&str] = &["S", "Z", "E", "AE", "K", "G", "O", "L", "M", "B"];
@@ -14,21 +17,26 @@ const EXEMPT: &[&str] = &["E", "AE", "K", "G", "O"];
 
 /// The faults of an invoice under the add-on.
 pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
-    let mut fault = |path: &str, n: &str, message: &str| {
-        faults.push(Fault::at(path, &format!("en16931-{n}"), message));
+    // Paths are written out only for a fault: every line's combos are checked.
+    let mut fault = |path: &dyn Display, n: &str, message: &str| {
+        faults.push(Fault::at(
+            path.to_string(),
+            &format!("en16931-{n}"),
+            message,
+        ));
     };
-    if ext(doc.get("tax"), "untdid-document-type").is_none() {
-        fault("doc.tax.ext", "02", "document type extension is required");
+    if ext(get(doc, "tax"), "untdid-document-type").is_none() {
+        fault(&"doc.tax.ext", "02", "document type extension is required");
     }
     if list(doc, "lines").is_empty() {
-        fault("doc.lines", "03", "at least one line is required (BR-16)");
+        fault(&"doc.lines", "03", "at least one line is required (BR-16)");
     }
     if doc
         .get("supplier")
         .is_some_and(|s| list_of(s, "addresses").is_empty())
     {
         fault(
-            "doc.supplier.addresses",
+            &"doc.supplier.addresses",
             "04",
             "supplier addresses are required (BR-8)",
         );
@@ -38,7 +46,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
         .is_some_and(|c| list_of(c, "addresses").is_empty())
     {
         fault(
-            "doc.customer.addresses",
+            &"doc.customer.addresses",
             "05",
             "customer addresses are required (BR-10)",
         );
@@ -46,23 +54,26 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     if is_due_standard(doc) {
         match doc.get("payment") {
             None => fault(
-                "doc.payment",
+                &"doc.payment",
                 "06",
                 "payment details are required when amount is due (BR-CO-25)",
             ),
-            Some(p) if p.get("terms").is_none() => fault(
-                "doc.payment.terms",
+            Some(p) if field(p, "terms").is_none() => fault(
+                &"doc.payment.terms",
                 "07",
                 "payment terms are required when amount is due (BR-CO-25)",
             ),
             _ => {}
         }
     }
+    let lines = Path::Root("doc.lines");
     for (i, line) in list(doc, "lines").iter().enumerate() {
+        let at = lines.item(i);
+        let taxes = at.member("taxes");
         for (j, combo) in list_of(line, "taxes").iter().enumerate() {
-            combo_faults(combo, &format!("doc.lines[{i}].taxes[{j}]"), &mut fault);
+            combo_faults(combo, &taxes.item(j), &mut fault);
         }
-        reasons(line, &format!("doc.lines[{i}]"), &mut fault);
+        reasons(line, &at, &mut fault);
     }
     for member in ["discounts", "charges"] {
         for (i, item) in list(doc, member).iter().enumerate() {
@@ -81,7 +92,7 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
     }
     if !exemptions_explained(doc) {
         fault(
-            "doc.tax.notes",
+            &"doc.tax.notes",
             "08",
             "exempt tax categories require either a VATEX code or an exemption note",
         );
@@ -89,8 +100,8 @@ pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>
 }
 
 /// A VAT combo must name a valid category, and only exempt ones carry a VATEX code.
-fn combo_faults(combo: &Value, path: &str, fault: &mut impl FnMut(&str, &str, &str)) {
-    if combo.get("cat").and_then(Value::as_str) != Some("VAT") {
+fn combo_faults(combo: &Value, path: &Path, fault: &mut impl FnMut(&dyn Display, &str, &str)) {
+    if field(combo, "cat").and_then(Value::as_str) != Some("VAT") {
         return;
     }
     match ext(Some(combo), "untdid-tax-category") {
@@ -114,12 +125,12 @@ fn combo_faults(combo: &Value, path: &str, fault: &mut impl FnMut(&str, &str, &s
 }
 
 /// Line discounts and charges need a reason or a code (BR-41, BR-44).
-fn reasons(line: &Value, path: &str, fault: &mut impl FnMut(&str, &str, &str)) {
+fn reasons(line: &Value, path: &Path, fault: &mut impl FnMut(&dyn Display, &str, &str)) {
     for member in ["discounts", "charges"] {
         for (i, item) in list_of(line, member).iter().enumerate() {
             if !has_reason(item, member) {
                 fault(
-                    &format!("{path}.{member}[{i}]"),
+                    &path.member(member).item(i),
                     "41",
                     "either a reason or a type extension is required (BR-41, BR-44)",
                 );
@@ -134,7 +145,7 @@ fn has_reason(item: &Value, member: &str) -> bool {
     } else {
         "untdid-charge"
     };
-    item.get("reason")
+    field(item, "reason")
         .and_then(Value::as_str)
         .is_some_and(|r| !r.is_empty())
         || ext(Some(item), code).is_some()
@@ -147,9 +158,9 @@ fn is_due_standard(doc: &Map<String, Value>) -> bool {
         .and_then(Value::as_str)
         .unwrap_or("standard")
         == "standard";
-    let totals = doc.get("totals");
+    let totals = get(doc, "totals");
     let amount = totals
-        .and_then(|t| t.get("due").or_else(|| t.get("payable")))
+        .and_then(|t| field(t, "due").or_else(|| field(t, "payable")))
         .and_then(Value::as_str)
         .unwrap_or("0");
     standard
@@ -170,14 +181,14 @@ fn exemptions_explained(doc: &Map<String, Value>) -> bool {
         .collect();
     let Some(categories) = doc
         .get("totals")
-        .and_then(|t| t.get("taxes"))
+        .and_then(|t| field(t, "taxes"))
         .map(|t| list_of(t, "categories"))
     else {
         return true;
     };
     categories
         .iter()
-        .filter(|c| c.get("code").and_then(Value::as_str) == Some("VAT"))
+        .filter(|c| field(c, "code").and_then(Value::as_str) == Some("VAT"))
         .flat_map(|c| list_of(c, "rates"))
         .filter_map(|r| {
             let cat = ext(Some(r), "untdid-tax-category")?;
@@ -187,18 +198,20 @@ fn exemptions_explained(doc: &Map<String, Value>) -> bool {
 }
 
 fn ext<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a str> {
-    v?.get("ext")?.get(key)?.as_str().filter(|s| !s.is_empty())
+    field(field(v?, "ext")?, key)?
+        .as_str()
+        .filter(|s| !s.is_empty())
 }
 
 fn list<'a>(doc: &'a Map<String, Value>, key: &str) -> &'a [Value] {
-    doc.get(key)
+    get(doc, key)
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[])
 }
 
 fn list_of<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
+    field(v, key)
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[])

@@ -105,6 +105,23 @@ pub fn extension(key: &str) -> Option<&'static ExtDef> {
         .find(|e| e.key == key)
 }
 
+/// The extension definitions of the keys met so far in one document: [`extension`] searches
+/// every add-on's list, and a document repeats a few keys on every line.
+#[derive(Default)]
+pub(crate) struct ExtDefs(Vec<(String, Option<&'static ExtDef>)>);
+
+impl ExtDefs {
+    /// [`extension`] of `key`.
+    pub(crate) fn get(&mut self, key: &str) -> Option<&'static ExtDef> {
+        if let Some((_, def)) = self.0.iter().find(|(k, _)| k == key) {
+            return *def;
+        }
+        let def = extension(key);
+        self.0.push((key.to_string(), def));
+        def
+    }
+}
+
 /// The document's `$addons`.
 fn listed(doc: &Obj) -> Vec<String> {
     doc.get("$addons")
@@ -158,39 +175,16 @@ pub(crate) fn calculated_invoice(doc: &mut Obj) {
 }
 
 /// Adds the faults of the add-ons an invoice lists: unknown keys, extension codes outside
-/// their lists, and each add-on's own rules.
-pub(crate) fn validate_invoice(doc: &Obj, faults: &mut Vec<Fault>) {
+/// their lists (`ext_faults`, found by the validator's one walk of the document with
+/// [`check_ext_map`]), and each add-on's own rules.
+pub(crate) fn validate_invoice(doc: &Obj, ext_faults: Vec<Fault>, faults: &mut Vec<Fault>) {
     unknown(doc, faults);
-    let mut path = vec![Step::Key("doc")];
-    for (k, v) in doc {
-        check_member(&mut path, k, v, faults);
-    }
+    faults.extend(ext_faults);
     for a in active(doc) {
         if let Some(f) = a.hooks.validate {
             f(doc, faults);
         }
     }
-}
-
-/// One step of a JSON path, kept on a stack and written out only for a fault.
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-fn render(path: &[Step]) -> String {
-    let mut out = String::new();
-    for s in path {
-        match s {
-            Step::Key(k) if out.is_empty() => out.push_str(k),
-            Step::Key(k) => {
-                out.push('.');
-                out.push_str(k);
-            }
-            Step::Index(i) => out.push_str(&format!("[{i}]")),
-        }
-    }
-    out
 }
 
 /// A fault for each key of `$addons` that names no add-on.
@@ -206,41 +200,20 @@ pub(crate) fn unknown(doc: &Obj, faults: &mut Vec<Fault>) {
     }
 }
 
-/// Every `ext` map under `v` (reached by `key`): a value of a key with a code list must be
-/// one of its codes.
-fn check_member<'a>(path: &mut Vec<Step<'a>>, key: &'a str, v: &'a Value, faults: &mut Vec<Fault>) {
-    path.push(Step::Key(key));
-    match v {
-        Value::Object(o) if key == "ext" => check_ext_map(path, o, faults),
-        Value::Object(o) => {
-            for (k, child) in o {
-                check_member(path, k, child, faults);
-            }
-        }
-        Value::Array(a) => {
-            for (i, child) in a.iter().enumerate() {
-                if let Value::Object(o) = child {
-                    path.push(Step::Index(i));
-                    for (k, c) in o {
-                        check_member(path, k, c, faults);
-                    }
-                    path.pop();
-                }
-            }
-        }
-        _ => {}
-    }
-    path.pop();
-}
-
-fn check_ext_map(path: &[Step], ext: &Obj, faults: &mut Vec<Fault>) {
+/// The `ext` map at `path`: a value of a key with a code list must be one of its codes.
+pub(crate) fn check_ext_map(
+    path: &dyn std::fmt::Display,
+    ext: &Obj,
+    defs: &mut ExtDefs,
+    faults: &mut Vec<Fault>,
+) {
     for (k, v) in ext {
-        let (Some(def), Some(code)) = (extension(k), v.as_str()) else {
+        let (Some(def), Some(code)) = (defs.get(k), v.as_str()) else {
             continue;
         };
         if !def.codes.is_empty() && !def.codes.contains(&code) {
             faults.push(Fault::at(
-                format!("{}.{k}", render(path)),
+                format!("{path}.{k}"),
                 "ext-code",
                 format!("code '{code}' is not valid for '{k}'"),
             ));
@@ -255,12 +228,13 @@ mod tests {
     #[test]
     fn an_extension_code_outside_its_list_is_a_fault_at_its_path() {
         let doc = json!({
+            "$schema": "https://gobl.org/draft-0/bill/invoice",
             "$addons": ["es-verifactu-v1", "xx-nothing-v1"],
             "tax": {"ext": {"es-verifactu-doc-type": "F1"}},
             "lines": [{"taxes": [{"cat": "VAT", "ext": {"es-verifactu-exempt": "ZZ"}}]}]
         });
-        let mut faults = Vec::new();
-        check_member(&mut vec![], "doc", &doc, &mut faults);
+        let mut faults = crate::validate::validate_document(doc.as_object().unwrap()).0;
+        faults.retain(|f| f.code == "ext-code");
         let got: Vec<(&str, &str)> = faults
             .iter()
             .map(|f| (f.code.as_str(), f.paths[0].as_str()))
@@ -270,7 +244,7 @@ mod tests {
             [("ext-code", "doc.lines[0].taxes[0].ext.es-verifactu-exempt")]
         );
         let mut faults = Vec::new();
-        validate_invoice(doc.as_object().unwrap(), &mut faults);
+        validate_invoice(doc.as_object().unwrap(), Vec::new(), &mut faults);
         assert!(faults.iter().any(|f| f.code == "addon-unknown"
             && f.paths == ["doc.$addons[1]"]
             && f.message.contains("'xx-nothing-v1'")));

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -20,7 +21,9 @@ pub(crate) struct Combo {
     pub rate: Option<Cow<'static, str>>,
     pub percent: Option<Percentage>,
     pub surcharge: Option<Percentage>,
-    pub ext: Option<Value>,
+    /// Shared with the other combos of the document whose `ext` is the same (see
+    /// [`Combo::read_sharing`]): most lines carry the same few.
+    pub ext: Option<Rc<Value>>,
     pub retained: bool,
     pub informative: bool,
 }
@@ -42,33 +45,44 @@ pub(crate) fn normalize(o: &mut Obj) {
     if string(o, "cat") != Some("VAT") {
         return;
     }
-    let rate = string(o, "rate").map(str::to_string);
     let set_key = |o: &mut Obj, k: &str| {
         o.insert("key".into(), Value::String(k.into()));
         o.remove("rate");
     };
-    match rate.as_deref() {
-        Some("zero") => {
-            set_key(o, "zero");
-            if !has(o, "percent") {
-                set_percent(o, "percent", Percentage::ZERO);
+    // What the rate asks for, decided before the map is edited (the rate is not copied).
+    enum Alias {
+        Key(&'static str),
+        General(Option<String>),
+    }
+    let alias = match string(o, "rate") {
+        Some("zero") => Some(Alias::Key("zero")),
+        Some("exempt") => Some(Alias::Key("exempt")),
+        Some("exempt+reverse-charge") => Some(Alias::Key("reverse-charge")),
+        Some("exempt+export") => Some(Alias::Key("export")),
+        Some("exempt+eea") | Some("exempt+export+eea") => Some(Alias::Key("intra-community")),
+        Some("standard") => Some(Alias::General(None)),
+        Some(r) if r.starts_with("standard+") => Some(Alias::General(Some(format!(
+            "general+{}",
+            &r["standard+".len()..]
+        )))),
+        _ => None,
+    };
+    match alias {
+        Some(Alias::Key(k)) => {
+            set_key(o, k);
+            match k {
+                "zero" if !has(o, "percent") => set_percent(o, "percent", Percentage::ZERO),
+                "reverse-charge" => {
+                    o.remove("percent");
+                }
+                _ => {}
             }
         }
-        Some("exempt") => set_key(o, "exempt"),
-        Some("exempt+reverse-charge") => {
-            set_key(o, "reverse-charge");
-            o.remove("percent");
-        }
-        Some("exempt+export") => set_key(o, "export"),
-        Some("exempt+eea") | Some("exempt+export+eea") => set_key(o, "intra-community"),
-        Some("standard") => {
-            o.insert("rate".into(), Value::String("general".into()));
-        }
-        Some(r) if r.starts_with("standard+") => {
-            let r = format!("general+{}", &r["standard+".len()..]);
+        Some(Alias::General(r)) => {
+            let r = r.unwrap_or_else(|| "general".into());
             o.insert("rate".into(), Value::String(r));
         }
-        _ => {}
+        None => {}
     }
     match string(o, "key") {
         None => {
@@ -88,10 +102,22 @@ pub(crate) fn normalize(o: &mut Obj) {
 impl Combo {
     /// Read a combo from its JSON object. Its category, key and rate are the `regime`'s own
     /// texts when it defines them (most combos), copied only otherwise.
+    #[cfg(test)]
     pub fn read(
         o: &Obj,
         regime: Option<&'static RegimeDef>,
         path: impl Display + Copy,
+    ) -> Result<Combo, CalcError> {
+        Self::read_sharing(o, regime, path, &mut Vec::new())
+    }
+
+    /// [`Combo::read`], its `ext` taken from `exts` when one there has the same members in
+    /// the same order (else copied, and added to them).
+    pub fn read_sharing(
+        o: &Obj,
+        regime: Option<&'static RegimeDef>,
+        path: impl Display + Copy,
+        exts: &mut Vec<Rc<Value>>,
     ) -> Result<Combo, CalcError> {
         let cat = string(o, "cat").unwrap_or_default();
         let cd = regime.and_then(|r| r.category(cat));
@@ -105,8 +131,9 @@ impl Combo {
             percent: percent(o, "percent", path)?,
             surcharge: percent(o, "surcharge", path)?,
             ext: get(o, "ext")
-                .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
-                .cloned(),
+                .and_then(Value::as_object)
+                .filter(|m| !m.is_empty())
+                .map(|m| shared_ext(m, exts)),
             retained: false,
             informative: false,
         })
@@ -263,6 +290,20 @@ impl Combo {
         self.surcharge = v.surcharge();
         Ok(())
     }
+}
+
+/// The shared copy of the `ext` map `m` in `exts`, added when there is none.
+fn shared_ext(m: &Obj, exts: &mut Vec<Rc<Value>>) -> Rc<Value> {
+    let same = |e: &&Rc<Value>| {
+        e.as_object()
+            .is_some_and(|x| x.len() == m.len() && x.iter().zip(m).all(|(a, b)| a == b))
+    };
+    if let Some(e) = exts.iter().find(same) {
+        return Rc::clone(e);
+    }
+    let e = Rc::new(Value::Object(m.clone()));
+    exts.push(Rc::clone(&e));
+    e
 }
 
 /// `text` as the regime's own text when `defined` holds it (no copy to allocate), else a

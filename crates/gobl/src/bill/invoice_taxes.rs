@@ -2,6 +2,8 @@
 //! category and rate, and summed.
 
 use std::fmt;
+use std::ops::Range;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -30,15 +32,30 @@ impl fmt::Display for ComboAt {
 /// A taxable total with the location of its combos.
 pub(super) struct TaxLine {
     total: Amount,
-    combos: Vec<(Combo, ComboAt)>,
+    /// Where its combos are in [`TaxLines::combos`].
+    combos: Range<usize>,
     /// (array name, index) of the owner: `lines`, `discounts` or `charges`.
     owner: (&'static str, usize),
+}
+
+/// The taxable lines, their combos in one list (not a list allocated per line).
+pub(super) struct TaxLines {
+    lines: Vec<TaxLine>,
+    combos: Vec<(Combo, ComboAt)>,
+    /// The distinct `ext` maps of the combos, which share them.
+    exts: Vec<Rc<Value>>,
+}
+
+impl TaxLines {
+    pub(super) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
 }
 
 pub(super) struct RateTotal {
     pub(super) country: Option<String>,
     pub(super) key: Option<String>,
-    pub(super) ext: Option<Value>,
+    pub(super) ext: Option<Rc<Value>>,
     pub(super) base: Amount,
     pub(super) percent: Option<Percentage>,
     pub(super) surcharge: Option<(Percentage, Amount)>,
@@ -68,81 +85,82 @@ pub(super) fn read_tax_lines(
     lines: &[Option<LineCalc>],
     discounts: &[Option<Amount>],
     charges: &[Option<Amount>],
-) -> Result<Vec<TaxLine>, CalcError> {
-    let mut tls: Vec<TaxLine> = Vec::new();
+) -> Result<TaxLines, CalcError> {
+    let mut tls = TaxLines {
+        lines: Vec::with_capacity(lines.len() + discounts.len() + charges.len()),
+        combos: Vec::with_capacity(lines.len()),
+        exts: Vec::new(),
+    };
     for (i, lc) in lines.iter().enumerate() {
         if let Some(lc) = lc {
-            tls.push(read_tax_line(doc, regime, "lines", i, lc.total)?);
+            read_tax_line(&mut tls, doc, regime, "lines", i, lc.total)?;
         }
     }
     for (i, d) in discounts.iter().enumerate() {
         if let Some(d) = d {
-            tls.push(read_tax_line(
-                doc,
-                regime,
-                "discounts",
-                i,
-                d.negate().map_err(num_err("doc.discounts"))?,
-            )?);
+            let total = d.negate().map_err(num_err("doc.discounts"))?;
+            read_tax_line(&mut tls, doc, regime, "discounts", i, total)?;
         }
     }
     for (i, c) in charges.iter().enumerate() {
         if let Some(c) = c {
-            tls.push(read_tax_line(doc, regime, "charges", i, *c)?);
+            read_tax_line(&mut tls, doc, regime, "charges", i, *c)?;
         }
     }
     Ok(tls)
 }
 
 fn read_tax_line(
+    tls: &mut TaxLines,
     doc: &Obj,
     regime: Option<&'static RegimeDef>,
     arr: &'static str,
     i: usize,
     total: Amount,
-) -> Result<TaxLine, CalcError> {
-    let mut combos = Vec::new();
+) -> Result<(), CalcError> {
+    let start = tls.combos.len();
     if let Some(taxes) = get(doc, arr)
         .and_then(Value::as_array)
         .and_then(|a| a.get(i))
         .and_then(|l| field(l, "taxes"))
         .and_then(Value::as_array)
     {
-        combos.reserve(taxes.len());
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
             let p = ComboAt { arr, i, j };
-            combos.push((Combo::read(o, regime, p)?, p));
+            let c = Combo::read_sharing(o, regime, p, &mut tls.exts)?;
+            tls.combos.push((c, p));
         }
     }
-    Ok(TaxLine {
+    tls.lines.push(TaxLine {
         total,
-        combos,
+        combos: start..tls.combos.len(),
         owner: (arr, i),
-    })
+    });
+    Ok(())
 }
 
 /// Resolve every combo (its rate on the tax date), raise the totals to subunits + 2, and
 /// write the resolved combos back into the document.
 pub(super) fn resolve_combos(
     doc: &mut Obj,
-    tls: &mut [TaxLine],
+    tls: &mut TaxLines,
     ctx: &Ctx,
 ) -> Result<(), CalcError> {
     let zero = ctx.zero();
-    for tl in tls.iter_mut() {
-        for (c, p) in tl.combos.iter_mut() {
+    for tl in tls.lines.iter_mut() {
+        for (c, p) in tls.combos[tl.combos.clone()].iter_mut() {
             c.calculate(ctx.regime, ctx.date, *p)?;
             tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(*p))?;
         }
     }
-    for tl in tls.iter() {
-        write_combos(doc, tl);
+    for tl in tls.lines.iter() {
+        write_combos(doc, tl, &tls.combos[tl.combos.clone()]);
     }
     Ok(())
 }
 
-fn write_combos(doc: &mut Obj, tl: &TaxLine) {
+fn write_combos(doc: &mut Obj, tl: &TaxLine, combos: &[(Combo, ComboAt)]) {
     let (arr, i) = tl.owner;
     let Some(taxes) = get_mut(doc, arr)
         .and_then(Value::as_array_mut)
@@ -155,7 +173,7 @@ fn write_combos(doc: &mut Obj, tl: &TaxLine) {
     let mut j = 0;
     for t in taxes.iter_mut() {
         if let Some(o) = t.as_object_mut() {
-            if let Some((c, _)) = tl.combos.get(j) {
+            if let Some((c, _)) = combos.get(j) {
                 c.write(o);
             }
             j += 1;
@@ -164,9 +182,10 @@ fn write_combos(doc: &mut Obj, tl: &TaxLine) {
 }
 
 /// Take the tax of category `pit` (`tax.prices_include`) out of each taxable total.
-pub(super) fn remove_included_tax(tls: &mut [TaxLine], pit: &str) -> Result<(), CalcError> {
-    for tl in tls.iter_mut() {
-        if let Some((c, p)) = tl.combos.iter().find(|(c, _)| c.cat == pit) {
+pub(super) fn remove_included_tax(tls: &mut TaxLines, pit: &str) -> Result<(), CalcError> {
+    for tl in tls.lines.iter_mut() {
+        let combos = &tls.combos[tl.combos.clone()];
+        if let Some((c, p)) = combos.iter().find(|(c, _)| c.cat == pit) {
             if c.retained {
                 return Err(CalcError::new(
                     "doc.tax.prices_include",
@@ -188,11 +207,11 @@ pub(super) fn remove_included_tax(tls: &mut [TaxLine], pit: &str) -> Result<(), 
 }
 
 /// Group the taxable totals by category and rate, summing their bases.
-pub(super) fn sum_bases(tls: &[TaxLine], ctx: &Ctx) -> Result<Vec<CatTotal>, CalcError> {
+pub(super) fn sum_bases(tls: &TaxLines, ctx: &Ctx) -> Result<Vec<CatTotal>, CalcError> {
     let zero = ctx.zero();
     let mut cats: Vec<CatTotal> = Vec::new();
-    for tl in tls {
-        for (c, p) in &tl.combos {
+    for tl in &tls.lines {
+        for (c, p) in &tls.combos[tl.combos.clone()] {
             let rt = rate_total_for(&mut cats, c, zero);
             rt.base = ctx
                 .match_rounding(rt.base, tl.total)

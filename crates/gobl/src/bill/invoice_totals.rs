@@ -200,7 +200,7 @@ fn rate_json(rt: &RateTotal, ctx: &Ctx) -> Result<Value, CalcError> {
         ro.insert("key".into(), Value::String(k.clone()));
     }
     if let Some(x) = &rt.ext {
-        ro.insert("ext".into(), x.clone());
+        ro.insert("ext".into(), Value::clone(x));
     }
     set_amount(&mut ro, "base", round(rt.base, ctx)?);
     if let Some(p) = rt.percent {

@@ -7,7 +7,7 @@ use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
 use super::total;
 use super::val::{
-    Obj, amount, field, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
+    Obj, amount, field, get, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
 };
 use crate::currency::ExchangeRate;
 use crate::num::Amount;
@@ -382,22 +382,26 @@ fn looks_like_email(s: &str) -> bool {
 fn clean_tree(v: &mut Value, drop: bool) {
     match v {
         Value::Object(o) => {
+            let named = Named::of(o);
             if drop {
-                drop_empty_members(o);
+                drop_empty_members(o, named);
             }
-            if let Some(Value::Object(t)) = get_mut(o, "tax_id") {
+            if named.has(Named::TAX_ID)
+                && let Some(Value::Object(t)) = get_mut(o, "tax_id")
+            {
                 normalize_identity(t);
             }
-            normalize_inboxes(o);
+            if named.has(Named::INBOXES) {
+                normalize_inboxes(o);
+            }
             for (_, x) in o.iter_mut() {
                 if drop {
                     drop_zero_uuid(x);
                 }
                 clean_tree(x, drop);
             }
-            if drop {
-                o.retain(|_, x| !x.as_array().is_some_and(Vec::is_empty));
-            }
+            // (What the walk of the members changes holds no array, so none is left empty
+            // that `drop_empty_members` kept.)
         }
         Value::Array(a) => a.iter_mut().for_each(|x| {
             if drop {
@@ -409,11 +413,55 @@ fn clean_tree(v: &mut Value, drop: bool) {
     }
 }
 
+/// What [`clean_tree`] looks for in an object, found in one pass over its members rather
+/// than by looking each name up in turn (most objects have none of them).
+#[derive(Clone, Copy)]
+struct Named(u8);
+
+impl Named {
+    const EXT: u8 = 1;
+    const ADDRESSES: u8 = 2;
+    const INSTRUCTIONS: u8 = 4;
+    const TAX_ID: u8 = 8;
+    const INBOXES: u8 = 16;
+    /// A member [`drop_empty_members`] drops: null, an empty array, an empty `ext` or `meta`.
+    const EMPTY: u8 = 32;
+
+    fn of(o: &Obj) -> Named {
+        let mut bits = 0;
+        for (k, x) in o {
+            let (name, empty_map) = match k.as_str() {
+                "ext" => (Self::EXT, true),
+                "meta" => (0, true),
+                "addresses" => (Self::ADDRESSES, false),
+                "instructions" => (Self::INSTRUCTIONS, false),
+                "tax_id" => (Self::TAX_ID, false),
+                "inboxes" => (Self::INBOXES, false),
+                _ => (0, false),
+            };
+            bits |= name;
+            if x.is_null()
+                || x.as_array().is_some_and(Vec::is_empty)
+                || (empty_map && x.as_object().is_some_and(|m| m.is_empty()))
+            {
+                bits |= Self::EMPTY;
+            }
+        }
+        Named(bits)
+    }
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
 /// A nested object's zero (or empty) `uuid` says nothing: GOBL drops it (the document's own
 /// is left alone, so this is applied to members and array entries only).
 fn drop_zero_uuid(v: &mut Value) {
+    // Looked up by scanning (`get`): hashing the key for every member of the document
+    // cost more than the few keys an object has.
     if let Some(o) = v.as_object_mut()
-        && o.get("uuid")
+        && get(o, "uuid")
             .and_then(Value::as_str)
             .is_some_and(|u| u.is_empty() || u == "00000000-0000-0000-0000-000000000000")
     {
@@ -423,22 +471,33 @@ fn drop_zero_uuid(v: &mut Value) {
 
 /// [`clean_tree`]'s dropping of an object's own members (before its members are walked);
 /// extension entries without a code go too.
-fn drop_empty_members(o: &mut Obj) {
-    if let Some(Value::Object(ext)) = get_mut(o, "ext") {
+fn drop_empty_members(o: &mut Obj, named: Named) {
+    let mut empty = named.has(Named::EMPTY);
+    if named.has(Named::EXT)
+        && let Some(Value::Object(ext)) = get_mut(o, "ext")
+    {
         ext.retain(|_, x| x.as_str() != Some(""));
+        // an `ext` left empty goes too
+        empty |= ext.is_empty();
     }
-    o.retain(|k, x| {
-        !(x.is_null()
-            || x.as_array().is_some_and(Vec::is_empty)
-            || (matches!(k.as_str(), "ext" | "meta")
-                && x.as_object().is_some_and(|m| m.is_empty())))
-    });
-    if let Some(Value::Array(a)) = get_mut(o, "addresses") {
+    if empty {
+        o.retain(|k, x| {
+            !(x.is_null()
+                || x.as_array().is_some_and(Vec::is_empty)
+                || (matches!(k.as_str(), "ext" | "meta")
+                    && x.as_object().is_some_and(|m| m.is_empty())))
+        });
+    }
+    if named.has(Named::ADDRESSES)
+        && let Some(Value::Array(a)) = get_mut(o, "addresses")
+    {
         for ad in a.iter_mut().filter_map(Value::as_object_mut) {
             ad.retain(|k, _| ADDRESS_FIELDS.contains(&k.as_str()));
         }
     }
-    if let Some(Value::Object(i)) = get_mut(o, "instructions") {
+    if named.has(Named::INSTRUCTIONS)
+        && let Some(Value::Object(i)) = get_mut(o, "instructions")
+    {
         i.retain(|k, _| INSTRUCTIONS_FIELDS.contains(&k.as_str()));
     }
 }
