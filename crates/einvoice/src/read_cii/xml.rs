@@ -512,29 +512,7 @@ fn chars_ok(s: &str, cr: bool) -> bool {
 /// A character or predefined entity reference, resolved; any other entity is refused.
 fn reference(bytes: &[u8]) -> R<char> {
     let name = std::str::from_utf8(bytes).map_err(|_| Stop)?;
-    let c = match name {
-        "lt" => '<',
-        "gt" => '>',
-        "amp" => '&',
-        "apos" => '\'',
-        "quot" => '"',
-        _ => {
-            let (digits, radix) = match name.strip_prefix("#x") {
-                Some(hex) => (hex, 16),
-                None => (name.strip_prefix('#').ok_or(Stop)?, 10),
-            };
-            // plain digits, no leading zero: spellings every parser reads alike
-            if digits.is_empty()
-                || digits.len() > 6
-                || digits.starts_with('0')
-                || !digits.chars().all(|d| d.is_digit(radix))
-            {
-                return Err(Stop);
-            }
-            let code = u32::from_str_radix(digits, radix).map_err(|_| Stop)?;
-            char::from_u32(code).ok_or(Stop)?
-        }
-    };
+    let c = crate::xml_reference::resolve(name).ok_or(Stop)?;
     // a carriage return, even by reference, is left to the crate
     let mut buf = [0u8; 4];
     if !chars_ok(c.encode_utf8(&mut buf), false) {

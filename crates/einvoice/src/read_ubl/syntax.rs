@@ -296,28 +296,10 @@ fn references_resolve(value: &str) -> bool {
     })
 }
 
-/// The character a reference (`amp`, `#38`, `#x26`) stands for: the five predefined
-/// entities and character references to characters XML allows. Nothing else: without a DTD
-/// no other entity exists.
+/// The character a reference (`amp`, `#38`, `#x26`) stands for, when it is one XML allows
+/// (see [`crate::xml_reference`]).
 pub(super) fn reference(name: &str) -> Option<char> {
-    let c = match name {
-        "lt" => '<',
-        "gt" => '>',
-        "amp" => '&',
-        "apos" => '\'',
-        "quot" => '"',
-        _ => {
-            let (digits, radix) = match name.strip_prefix("#x") {
-                Some(hex) => (hex, 16),
-                None => (name.strip_prefix('#')?, 10),
-            };
-            if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-                return None;
-            }
-            char::from_u32(u32::from_str_radix(digits, radix).ok()?)?
-        }
-    };
-    is_xml_char(c).then_some(c)
+    crate::xml_reference::resolve(name).filter(|c| is_xml_char(*c))
 }
 
 /// XML 1.0's `Char`.
