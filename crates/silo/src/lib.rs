@@ -35,6 +35,7 @@ mod summary;
 pub mod v1;
 pub mod v2;
 
+pub use db::envelopes::exists_condition as envelope_exists_condition;
 pub use detached::Correction;
 pub use error::{SiloError, SiloResult};
 pub use identities::NewIdentity;

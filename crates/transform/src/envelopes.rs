@@ -22,21 +22,6 @@ impl Transform {
         }
     }
 
-    /// Whether the envelope a job names (if any) exists in the workspace. The silo never deletes
-    /// an envelope, so one found here is still there when the job is inserted.
-    pub(crate) async fn envelope_found(
-        &self,
-        scope: Scope,
-        id: Option<Uuid>,
-    ) -> TransformResult<bool> {
-        let Some(id) = id else { return Ok(true) };
-        match self.silo().exists(scope, id).await {
-            Ok(()) => Ok(true),
-            Err(SiloError::NotFound(_)) => Ok(false),
-            Err(e) => Err(silo_error("silo_entry_id", e)),
-        }
-    }
-
     /// Stores a job's `data` (a document or an envelope) in the silo; returns its id.
     pub(crate) async fn store_document(&self, scope: Scope, data: Value) -> TransformResult<Uuid> {
         let new = NewEnvelope {

@@ -90,10 +90,10 @@ impl Transform {
     }
 
     /// The job made in one statement, when this node has seen its workflow runnable before:
-    /// the insert itself checks that the version seen is still current and enabled (the
-    /// envelope is looked up in the silo beside the definition). `None` when that does not hold, the id or key is taken, or the
-    /// request carries a document: the full path (reads, then the insert) answers then, with
-    /// the reason of a refusal.
+    /// the insert itself checks that the version seen is still current and enabled and that
+    /// the silo holds the job's envelope. `None` when that does not hold, the id or key is
+    /// taken, or the request carries a document: the full path (reads, then the insert)
+    /// answers then, with the reason of a refusal.
     async fn create_on_seen_version(
         &self,
         scope: Scope,
@@ -107,17 +107,10 @@ impl Transform {
         let Some(version) = self.seen_version(scope, new.workflow_id) else {
             return Ok(None);
         };
-        let (def, found) = tokio::join!(
-            self.definition(scope, new.workflow_id, version),
-            self.envelope_found(scope, new.silo_entry_id)
-        );
-        let def = def?;
+        let def = self.definition(scope, new.workflow_id, version).await?;
         let Some(first) = def.first(Phase::Main) else {
             return Ok(None);
         };
-        if !found? {
-            return Ok(None);
-        }
         let (job, start) = self.queued(new, version, first.id.clone(), None, request_hash);
         let made = self.enqueue(scope, &job, start, Check::Runnable).await?;
         Ok(made.then_some(job))

@@ -42,7 +42,7 @@ pub(crate) enum Check {
     /// Nothing: the caller has read the workflow and the envelope.
     Read,
     /// In the statement itself: the job's workflow version is still the workflow's current
-    /// one and the workflow is enabled (the caller has found its envelope).
+    /// one, the workflow is enabled and the job's envelope, if it names one, is in the silo.
     Runnable,
 }
 
@@ -64,11 +64,17 @@ pub(crate) async fn insert(
 ) -> TransformResult<bool> {
     let insert = match check {
         Check::Read => format!("{INSERT_INTO} VALUES ({VALUES}) ON CONFLICT DO NOTHING"),
-        Check::Runnable => format!(
-            "{INSERT_INTO} SELECT {VALUES} WHERE EXISTS (SELECT 1 FROM transform_workflows \
-             WHERE workspace_id = $1 AND id = $4 AND version = $5 AND disabled = 0) \
-             ON CONFLICT DO NOTHING"
-        ),
+        Check::Runnable => {
+            let envelope = match job.silo_entry_id {
+                Some(_) => format!(" AND {}", folio_silo::envelope_exists_condition("$6")),
+                None => String::new(),
+            };
+            format!(
+                "{INSERT_INTO} SELECT {VALUES} WHERE EXISTS (SELECT 1 FROM transform_workflows \
+                 WHERE workspace_id = $1 AND id = $4 AND version = $5 AND disabled = 0){envelope} \
+                 ON CONFLICT DO NOTHING"
+            )
+        }
     };
     let done = scope
         .query(&insert)

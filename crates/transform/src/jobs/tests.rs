@@ -70,14 +70,29 @@ async fn a_create_after_the_workflow_changed_is_checked_by_the_insert() {
             assert_eq!(made.workflow_version, 2, "{}", db.label);
         }
 
-        // an envelope that is not there is refused as before
-        let got = t.create_job(scope, job(wf, Uuid::new_v4())).await;
-        assert_eq!(
-            refusal(got),
-            "no such envelope in this workspace",
-            "{}",
-            db.label
-        );
+        // an envelope that is not there, or is another workspace's, is refused as before
+        let other = Scope::new(db.store.create_workspace("other").await.unwrap().id);
+        let doc = json!({"$schema": "https://gobl.org/draft-0/note/message", "title": "there"});
+        let new = folio_silo::NewEnvelope {
+            data: doc.to_string(),
+            ..Default::default()
+        };
+        let elsewhere = t.silo().create(other, new).await.unwrap().id;
+        for missing in [Uuid::new_v4(), elsewhere] {
+            let got = t.create_job(scope, job(wf, missing)).await;
+            assert_eq!(
+                refusal(got),
+                "no such envelope in this workspace",
+                "{}",
+                db.label
+            );
+        }
+        // and a job without an envelope is made in one statement too
+        let bare = crate::model::NewJob {
+            silo_entry_id: None,
+            ..job(wf, envelope)
+        };
+        assert!(t.create_job(scope, bare).await.unwrap().1, "{}", db.label);
     }
 }
 
