@@ -5,7 +5,7 @@
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
-    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, RefOr, ResponseBuilder,
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, RefOr, Response, ResponseBuilder,
 };
 use utoipa::{PartialSchema, ToSchema};
 
@@ -66,6 +66,7 @@ pub(crate) fn finish(
     doc.components = Some(components);
     doc.security = Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);
 
+    let errors = error_responses();
     for (path, item) in doc.paths.paths.iter_mut() {
         // a path with an id answers 404 for one that does not exist in the caller's workspace
         let identifies = path.contains('{');
@@ -79,16 +80,33 @@ pub(crate) fn finish(
         .into_iter()
         .flatten()
         {
-            add_error_responses(op, identifies);
+            add_error_responses(op, &errors, identifies);
         }
     }
     doc
 }
 
-/// Every authenticated operation can answer these; an operation's own description wins.
-fn add_error_responses(op: &mut Operation, identifies: bool) {
+/// The 404 answer, for paths with an id.
+const NOT_FOUND: &str = "404";
+
+/// Every authenticated operation can answer these (404 only on paths with an id); an
+/// operation's own description wins. Each operation gets copies of the ones made here, which
+/// are made to their size (building each anew grew every one's content map on its own).
+fn add_error_responses(op: &mut Operation, errors: &[(&str, RefOr<Response>)], identifies: bool) {
+    for (status, response) in errors {
+        if (*status == NOT_FOUND && !identifies) || op.responses.responses.contains_key(*status) {
+            continue;
+        }
+        op.responses
+            .responses
+            .insert(status.to_string(), response.clone());
+    }
+}
+
+/// The error responses [`add_error_responses`] copies, by status.
+fn error_responses() -> Vec<(&'static str, RefOr<Response>)> {
     let not_found = (
-        "404",
+        NOT_FOUND,
         "No such resource in the token's workspace (another workspace's is not found either).",
     );
     let standard = [
@@ -111,26 +129,24 @@ fn add_error_responses(op: &mut Operation, identifies: bool) {
         ),
         ("500", "Internal error; nothing about it is disclosed."),
     ];
-    let extra = identifies.then_some(not_found);
-    for (status, description) in standard.into_iter().chain(extra) {
-        if op.responses.responses.contains_key(status) {
-            continue;
-        }
-        let response = ResponseBuilder::new()
-            .description(description)
-            .content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
-                        ErrorBody::name(),
-                    ))))
-                    .build(),
-            )
+    let response = |description: &str| {
+        let content = ContentBuilder::new()
+            .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                ErrorBody::name(),
+            ))))
             .build();
-        op.responses
-            .responses
-            .insert(status.to_string(), RefOr::T(response));
-    }
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content("application/json", content)
+                .build(),
+        )
+    };
+    standard
+        .into_iter()
+        .chain([not_found])
+        .map(|(status, description)| (status, response(description)))
+        .collect()
 }
 
 /// The committed snapshot form of a document: pretty JSON with a trailing newline.

@@ -74,9 +74,6 @@ impl ServiceVersion {
         )
     }
 
-    pub(crate) fn into_parts(self) -> (axum::Router, Lifecycle) {
-        (self.routes.split_for_parts().0, self.lifecycle)
-    }
 }
 
 /// Refuses a version whose operations repeat an operation id.
@@ -237,19 +234,18 @@ impl Registry {
     }
 
     /// Each version's name, number, router, lifecycle and finished document, for the app
-    /// assembly (`app::router`), which adds the per-version layers and `openapi.json`.
+    /// assembly (`app::router`), which adds the per-version layers and `openapi.json`. Made
+    /// one at a time as the caller iterates, each from the router's own document (no copy):
+    /// what is left of a document once the caller has written it out is the start-up garbage
+    /// an idle server's allocator keeps, and one document's is less than all of theirs.
     pub(crate) fn into_versions(
         self,
-    ) -> Vec<(&'static str, u32, axum::Router, Lifecycle, OpenApi)> {
-        self.versions
-            .into_iter()
-            .map(|v| {
-                let doc = v.openapi();
-                let (service, version) = (v.service, v.version);
-                let (router, lifecycle) = v.into_parts();
-                (service, version, router, lifecycle, doc)
-            })
-            .collect()
+    ) -> impl Iterator<Item = (&'static str, u32, axum::Router, Lifecycle, OpenApi)> {
+        self.versions.into_iter().map(|v| {
+            let (router, doc) = v.routes.split_for_parts();
+            let doc = openapi::finish(doc, v.service, v.version, &v.lifecycle);
+            (v.service, v.version, router, v.lifecycle, doc)
+        })
     }
 }
 

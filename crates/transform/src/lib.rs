@@ -53,7 +53,9 @@ struct Inner {
     sequence: folio_sequence::Sequence,
     registry: actions::Registry,
     config: TransformConfig,
-    http: reqwest::Client,
+    /// Made on first use: building it loads the system's CA certificates, which a node that
+    /// never calls out would hold for nothing.
+    http: std::sync::OnceLock<reqwest::Client>,
     /// Completion notices, for `?wait`.
     done: broadcast::Sender<Notice>,
     /// Wakes an idle worker.
@@ -102,7 +104,6 @@ impl Transform {
         registry: actions::Registry,
     ) -> Self {
         let (done, _) = broadcast::channel(4096);
-        let http = outbound::client(&config.outbound);
         Transform {
             inner: Arc::new(Inner {
                 notices: engine::notices::Notices::new(store.clone()),
@@ -111,7 +112,7 @@ impl Transform {
                 silo,
                 registry,
                 config,
-                http,
+                http: std::sync::OnceLock::new(),
                 done,
                 wake: Default::default(),
                 handoff: Default::default(),
@@ -149,7 +150,9 @@ impl Transform {
 
     /// The HTTP client of actions, guarded by the outbound policy.
     pub fn http(&self) -> &reqwest::Client {
-        &self.inner.http
+        self.inner
+            .http
+            .get_or_init(|| outbound::client(&self.inner.config.outbound))
     }
 
     /// The workspace's webhook signing secret (created on first use).
