@@ -67,7 +67,7 @@ impl<W: Wire> Operations<W> {
 /// A version's routes with its own document.
 pub(crate) fn finish<W: Wire>(mut router: OpenApiRouter) -> OpenApiRouter {
     if W::PREFIX != V1::PREFIX {
-        let doc = router.get_openapi().clone();
+        let doc = std::mem::take(router.get_openapi_mut());
         *router.get_openapi_mut() = retarget::<W>(doc);
     }
     router
