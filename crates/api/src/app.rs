@@ -31,18 +31,18 @@ pub fn router(registry: Registry, ctx: Ctx, handles: Handles) -> Router {
     let catalog = Arc::new(registry.catalog());
     let mut app = Router::new();
     for (service, version, routes, lifecycle, doc) in registry.into_versions() {
-        let doc = Arc::new(crate::openapi::snapshot(&doc));
+        let doc = Arc::new(crate::openapi::Served::new(
+            doc,
+            service,
+            version,
+            lifecycle.clone(),
+        ));
         let docs_path = format!("{}/openapi.json", prefix(service, version));
         let mut versioned = routes.route(
             &docs_path,
             get(move || {
                 let doc = doc.clone();
-                async move {
-                    (
-                        [(header::CONTENT_TYPE, "application/json")],
-                        doc.as_ref().clone(),
-                    )
-                }
+                async move { ([(header::CONTENT_TYPE, "application/json")], doc.text()) }
             }),
         );
         // A stable version has no headers to add: no layer for it to pass through.

@@ -2,6 +2,9 @@
 //! repeat them: title and version, the bearer security scheme, the error body schema and the
 //! error responses every authenticated operation can give.
 
+use std::sync::{Mutex, OnceLock};
+
+use bytes::Bytes;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
@@ -147,6 +150,50 @@ fn error_responses() -> Vec<(&'static str, RefOr<Response>)> {
         .chain([not_found])
         .map(|(status, description)| (status, response(description)))
         .collect()
+}
+
+/// A version's `openapi.json`: finished and written out on its first request, so that a
+/// server that is never asked holds only the generated document, not the megabytes its
+/// finishing and writing leave in the allocator (resident memory at idle, docs/benchmarks.md).
+pub(crate) struct Served {
+    generated: Mutex<Option<OpenApi>>,
+    text: OnceLock<Bytes>,
+    service: &'static str,
+    version: u32,
+    lifecycle: Lifecycle,
+}
+
+impl Served {
+    pub(crate) fn new(
+        generated: OpenApi,
+        service: &'static str,
+        version: u32,
+        lifecycle: Lifecycle,
+    ) -> Self {
+        Served {
+            generated: Mutex::new(Some(generated)),
+            text: OnceLock::new(),
+            service,
+            version,
+            lifecycle,
+        }
+    }
+
+    /// The snapshot text of the finished document (as committed under `api/`).
+    pub(crate) fn text(&self) -> Bytes {
+        self.text
+            .get_or_init(|| {
+                let generated = self
+                    .generated
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take()
+                    .expect("taken only here, by the one initialisation of `text`");
+                let doc = finish(generated, self.service, self.version, &self.lifecycle);
+                Bytes::from(snapshot(&doc))
+            })
+            .clone()
+    }
 }
 
 /// The committed snapshot form of a document: pretty JSON with a trailing newline.

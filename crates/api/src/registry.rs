@@ -73,7 +73,6 @@ impl ServiceVersion {
             &self.lifecycle,
         )
     }
-
 }
 
 /// Refuses a version whose operations repeat an operation id.
@@ -233,17 +232,14 @@ impl Registry {
         Catalog { list: services }
     }
 
-    /// Each version's name, number, router, lifecycle and finished document, for the app
-    /// assembly (`app::router`), which adds the per-version layers and `openapi.json`. Made
-    /// one at a time as the caller iterates, each from the router's own document (no copy):
-    /// what is left of a document once the caller has written it out is the start-up garbage
-    /// an idle server's allocator keeps, and one document's is less than all of theirs.
+    /// Each version's name, number, router, lifecycle and generated document (not finished:
+    /// see [`openapi::Served`]), for the app assembly (`app::router`), which adds the
+    /// per-version layers and `openapi.json`.
     pub(crate) fn into_versions(
         self,
     ) -> impl Iterator<Item = (&'static str, u32, axum::Router, Lifecycle, OpenApi)> {
         self.versions.into_iter().map(|v| {
             let (router, doc) = v.routes.split_for_parts();
-            let doc = openapi::finish(doc, v.service, v.version, &v.lifecycle);
             (v.service, v.version, router, v.lifecycle, doc)
         })
     }

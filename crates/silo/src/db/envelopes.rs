@@ -158,9 +158,7 @@ pub(crate) async fn exists<'c>(
 /// bound as `id_param`: what [`exists`] asks, for another service's statement to ask it in
 /// its own (a job insert, one round trip instead of two).
 pub fn exists_condition(id_param: &str) -> String {
-    format!(
-        "EXISTS (SELECT 1 FROM silo_envelopes WHERE workspace_id = $1 AND id = {id_param})"
-    )
+    format!("EXISTS (SELECT 1 FROM silo_envelopes WHERE workspace_id = $1 AND id = {id_param})")
 }
 
 /// Moves the envelope to a folder; false when there is no such envelope.
