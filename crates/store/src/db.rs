@@ -17,12 +17,14 @@ use crate::{KeyError, StoreError};
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 
-/// Settings applied to every SQLite connection: WAL so readers never block the writer, a busy
-/// timeout so concurrent writers queue instead of failing, enforced foreign keys, and a WAL
-/// file cut back to 16 MiB whenever it is rewound (see `writer::WAL_TRUNCATE_PAGES`).
-const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; \
-                              PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; \
-                              PRAGMA journal_size_limit=16777216;";
+/// Settings applied to every SQLite connection: a busy timeout so concurrent writers queue
+/// instead of failing, enforced foreign keys, and a WAL file cut back to 16 MiB whenever it is
+/// rewound (see `writer::WAL_TRUNCATE_PAGES`). WAL itself is set once, by [`set_wal`].
+const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; \
+                              PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=16777216;";
+
+/// How long [`set_wal`] tries while another process holds the database.
+const SET_WAL_FOR: Duration = Duration::from_secs(5);
 
 /// A pooled PostgreSQL connection idle this long is pinged before it is handed out. sqlx pings
 /// every connection it hands out by default: one more round trip to the server for every
@@ -173,6 +175,10 @@ impl Store {
                     .idle_timeout(None)
                     .max_lifetime(None);
             }
+            // The writer first: it puts the file in WAL mode before any reader opens it.
+            let mut writer = AnyConnection::connect(&url).await?;
+            writer.execute(SQLITE_PRAGMAS).await?;
+            set_wal(&mut writer).await?;
             let pool = options
                 .after_connect(|conn, _meta| {
                     Box::pin(async move {
@@ -182,8 +188,6 @@ impl Store {
                 })
                 .connect(&url)
                 .await?;
-            let mut writer = AnyConnection::connect(&url).await?;
-            writer.execute(SQLITE_PRAGMAS).await?;
             let lane = Lane::new(writer, pool.clone()).await?;
             Store {
                 pool,
@@ -293,6 +297,27 @@ impl Store {
         self.pool.close().await;
         if let Some(lane) = &self.lane {
             lane.truncate_wal().await;
+        }
+    }
+}
+
+/// Puts the database in WAL mode (readers never block the writer), once, from the store's
+/// writer. WAL is a property of the file, which every later connection finds there: setting it
+/// on each new connection, as folio did, takes a lock that SQLite's busy timeout does not wait
+/// for, so a connection opened while another process wrote could fail at once with "database
+/// is locked" (seen from the CLI beside a busy server). Here a refusal is retried for up to
+/// [`SET_WAL_FOR`].
+async fn set_wal(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.execute("PRAGMA journal_mode=WAL").await {
+            Err(sqlx::Error::Database(e))
+                if e.message().contains("locked") && started.elapsed() < SET_WAL_FOR =>
+            {
+                tracing::debug!(error = %e, "SQLite busy while setting WAL; trying again");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            done => return done.map(|_| ()),
         }
     }
 }

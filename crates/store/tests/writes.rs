@@ -199,3 +199,40 @@ async fn then_insert_writes_both_or_neither() {
         assert_eq!(logged, vec![2], "{}", db.label);
     }
 }
+
+/// Another process's store (the CLI's, beside a running server) opens and writes while the
+/// server's writes and WAL truncations go on: each open waits its turn rather than failing
+/// with "database is locked" (WAL is set once, by the writer, with retries).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_store_opened_beside_a_busy_writer_opens_and_writes() {
+    let db = testing::sqlite().await;
+    table(&db.store).await;
+    let busy = db.store.clone();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writing = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let mut id = 1_000_000;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                insert(id).write(&busy).await.unwrap();
+                id += 1;
+                if id % 25 == 0 {
+                    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                        .fetch_all(busy.pool())
+                        .await
+                        .unwrap();
+                }
+            }
+            id - 1_000_000
+        })
+    };
+    for i in 0..40 {
+        let other = Store::open(db.store.database_url()).await.unwrap();
+        insert(i).write(&other).await.unwrap();
+        other.close().await;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let written = writing.await.unwrap();
+    assert!(written > 0, "the busy store wrote meanwhile");
+    assert_eq!(ids(&db.store).await.len() as i64, 40 + written);
+}
