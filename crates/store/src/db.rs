@@ -305,8 +305,9 @@ impl Store {
 /// writer. WAL is a property of the file, which every later connection finds there: setting it
 /// on each new connection, as folio did, takes a lock that SQLite's busy timeout does not wait
 /// for, so a connection opened while another process wrote could fail at once with "database
-/// is locked" (seen from the CLI beside a busy server). Here a refusal is retried for up to
-/// [`SET_WAL_FOR`].
+/// is locked" (the likeliest cause of the CLI's rare failure beside a busy server, which was
+/// never reproduced: docs/configuration-and-operations.md). Here a refusal is retried for up
+/// to [`SET_WAL_FOR`].
 async fn set_wal(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     let started = std::time::Instant::now();
     loop {
