@@ -2,7 +2,7 @@
 //! repeat them: title and version, the bearer security scheme, the error body schema and the
 //! error responses every authenticated operation can give.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::LazyLock;
 
 use bytes::Bytes;
 use utoipa::openapi::path::Operation;
@@ -155,13 +155,7 @@ fn error_responses() -> Vec<(&'static str, RefOr<Response>)> {
 /// A version's `openapi.json`: finished and written out on its first request, so that a
 /// server that is never asked holds only the generated document, not the megabytes its
 /// finishing and writing leave in the allocator (resident memory at idle, docs/benchmarks.md).
-pub(crate) struct Served {
-    generated: Mutex<Option<OpenApi>>,
-    text: OnceLock<Bytes>,
-    service: &'static str,
-    version: u32,
-    lifecycle: Lifecycle,
-}
+pub(crate) struct Served(LazyLock<Bytes, Box<dyn FnOnce() -> Bytes + Send>>);
 
 impl Served {
     pub(crate) fn new(
@@ -170,29 +164,14 @@ impl Served {
         version: u32,
         lifecycle: Lifecycle,
     ) -> Self {
-        Served {
-            generated: Mutex::new(Some(generated)),
-            text: OnceLock::new(),
-            service,
-            version,
-            lifecycle,
-        }
+        Served(LazyLock::new(Box::new(move || {
+            Bytes::from(snapshot(&finish(generated, service, version, &lifecycle)))
+        })))
     }
 
     /// The snapshot text of the finished document (as committed under `api/`).
     pub(crate) fn text(&self) -> Bytes {
-        self.text
-            .get_or_init(|| {
-                let generated = self
-                    .generated
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .take()
-                    .expect("taken only here, by the one initialisation of `text`");
-                let doc = finish(generated, self.service, self.version, &self.lifecycle);
-                Bytes::from(snapshot(&doc))
-            })
-            .clone()
+        Bytes::clone(&self.0)
     }
 }
 
