@@ -11,7 +11,8 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::keys::Kek;
-use crate::writer::{Lane, SAVEPOINT, SCRIPT_START, WriteTx};
+use crate::WriteTx;
+use crate::writer::{Lane, SAVEPOINT, SCRIPT_START};
 use crate::{KeyError, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");

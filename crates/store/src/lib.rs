@@ -48,6 +48,7 @@ mod time;
 mod tokens;
 mod workspaces;
 mod write_query;
+mod write_tx;
 mod writer;
 
 pub use blobs::Blobs;
@@ -60,4 +61,4 @@ pub use time::{from_millis, millis, now};
 pub use tokens::TokenRecord;
 pub use workspaces::Workspace;
 pub use write_query::WriteQuery;
-pub use writer::WriteTx;
+pub use write_tx::WriteTx;

@@ -2,10 +2,9 @@
 //! (its pool, its SQLite lane) and the writer's turns, so it sits above `db.rs` and
 //! `writer.rs`, which then need not import each other both ways.
 
-use sqlx::Execute as _;
 use sqlx::any::{AnyQueryResult, AnyRow};
 
-use crate::writer::{SCRIPT_START, WriteTx, execute_counted, rollback_savepoint};
+use crate::WriteTx;
 use crate::{Query, Store, StoreError};
 
 /// Running one writing statement through the [`Store`]: on PostgreSQL on the pool; on SQLite in
@@ -30,16 +29,10 @@ impl<'q> WriteQuery<'q> for Query<'q> {
             return Ok(self.execute(store.pool()).await?);
         };
         let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let script = self.sql().starts_with(SCRIPT_START);
-        let done = execute_counted(self, &mut tx).await;
-        if done.is_err() && script {
-            // a failed statement undoes itself; a script stopped half way leaves its savepoint
-            // open: undo it (a lone statement has none to undo)
-            let _ = rollback_savepoint(&mut tx).await;
-        }
+        let done = tx.write(self).await;
         // the member ends either way, so that its group commits
         tx.commit().await?;
-        Ok(done?)
+        done
     }
 
     async fn write_returning(self, store: &Store) -> Result<Vec<AnyRow>, StoreError> {
@@ -47,8 +40,8 @@ impl<'q> WriteQuery<'q> for Query<'q> {
             return Ok(self.fetch_all(store.pool()).await?);
         };
         let mut tx = WriteTx::sqlite_statement(lane).await?;
-        let rows = self.fetch_all(&mut *tx).await;
+        let rows = tx.fetch_all(self).await;
         tx.commit().await?;
-        Ok(rows?)
+        rows
     }
 }

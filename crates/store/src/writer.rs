@@ -13,6 +13,13 @@
 //! statement that finds the lane idle and no one waiting runs alone in SQLite's autocommit: a
 //! group's `BEGIN` and `COMMIT` would be two more round trips to the connection's thread.
 //!
+//! **Round trips.** Each statement is a round trip to the connection's thread, and the turn is
+//! held meanwhile, so the writer's throughput is the inverse of the round trips a write needs.
+//! A member's start (the group's `BEGIN IMMEDIATE`, its `SAVEPOINT`) therefore goes in one
+//! script with its first statement, and its savepoint is never released on its own: the
+//! group's `COMMIT` ends all of them, and a later member's `ROLLBACK TO` finds its own, the
+//! latest of the name.
+//!
 //! The turn is handed on by a spawned task ([`finish`]), not by the member's future: a request
 //! dropped half way (its client went away) cannot leave a group uncommitted.
 
@@ -20,10 +27,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use futures::TryStreamExt as _;
-use sqlx::any::AnyQueryResult;
-use sqlx::{AnyConnection, AnyPool, Execute as _, Executor};
+use sqlx::any::{AnyQueryResult, AnyRow};
+use sqlx::{AnyConnection, AnyPool, Either, Execute as _, Executor};
 
-use crate::{Query, StoreError};
+use crate::Query;
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
 /// Members at most in one group commit: bounds how long the first member waits for the commit.
@@ -144,8 +151,10 @@ impl Lane {
     }
 
     /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
-    /// statements can be rolled back on their own.
-    async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
+    /// statements can be rolled back on their own. What the member needs first (the group's
+    /// `BEGIN IMMEDIATE`, its `SAVEPOINT`) is not sent yet: it goes with the member's first
+    /// statement, one round trip to the connection's thread fewer (see [`Member::start`]).
+    pub(crate) async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let turn = Queued(self).wait().await;
         let mut member = Member {
@@ -153,6 +162,8 @@ impl Lane {
             turn: Some(turn),
             savepoint,
             solo: false,
+            opening: false,
+            started: false,
         };
         let turn = member.turn_mut();
         if turn.dangling {
@@ -166,36 +177,10 @@ impl Lane {
             // group (those arriving meanwhile make the next group)
             turn.groups += 1;
             member.solo = true;
+            member.started = true;
             return Ok(member);
         }
-        // one round trip to the connection's thread for what the member needs first
-        let sql = match (opening, savepoint) {
-            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!()),
-            (true, false) => "BEGIN IMMEDIATE",
-            (false, true) => concat!("SAVEPOINT ", savepoint!()),
-            (false, false) => "",
-        };
-        if !sql.is_empty()
-            && let Err(e) = turn.conn.execute(sql).await
-        {
-            if opening {
-                // BEGIN may have worked and SAVEPOINT not: leave no transaction behind
-                let _ = turn.conn.execute("ROLLBACK").await;
-            }
-            return Err(e);
-        }
-        if opening {
-            turn.groups += 1;
-            turn.group = Some(Group {
-                id: turn.groups,
-                members: 0,
-                done: watch::channel(None).0,
-            });
-        }
-        if let Some(group) = turn.group.as_mut() {
-            group.members += 1;
-        }
-        turn.dangling = savepoint;
+        member.opening = opening;
         Ok(member)
     }
 }
@@ -216,13 +201,17 @@ impl Drop for Queued<'_> {
 }
 
 /// A transaction on the lane: its turn while it runs.
-struct Member {
+pub(crate) struct Member {
     lane: Arc<Lane>,
     /// `None` once handed on.
     turn: Option<OwnedMutexGuard<Turn>>,
     savepoint: bool,
     /// A single statement outside any group (SQLite's autocommit).
     solo: bool,
+    /// It found no group open: its start opens one.
+    opening: bool,
+    /// Its start has run: the group is open, its savepoint (if any) made.
+    started: bool,
 }
 
 impl Member {
@@ -232,8 +221,87 @@ impl Member {
             .expect("a member holds its turn until it ends")
     }
 
+    /// What the member runs before its first statement, until it has: the group's
+    /// `BEGIN IMMEDIATE` when it opens one, its `SAVEPOINT` when it has one.
+    fn start(&self) -> &'static str {
+        if self.started {
+            return "";
+        }
+        match (self.opening, self.savepoint) {
+            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!(), ";"),
+            (true, false) => "BEGIN IMMEDIATE;",
+            (false, true) => concat!("SAVEPOINT ", savepoint!(), ";"),
+            (false, false) => "",
+        }
+    }
+
+    /// Runs `query` (a statement or a script), its start sent with it; a script that fails
+    /// half way is undone in full (its own savepoint, when that was made).
+    pub(crate) async fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
+        let start = self.start();
+        let before = statements(start);
+        let script = query.sql().starts_with(SCRIPT_START);
+        let ran = run_after(start, query, &mut self.turn_mut().conn).await;
+        let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
+        let started = self.after_start(completed >= before).await;
+        if started && script && completed > before && ran.is_err() {
+            // the script's savepoint is still open: undo it, leaving the member's
+            let _ = rollback_savepoint(&mut self.turn_mut().conn).await;
+        }
+        ran.map(|ran| ran.without(before, script))
+            .map_err(|failed| failed.error)
+    }
+
+    /// The connection for a statement of the caller's own, the member's start run first.
+    pub(crate) async fn conn(&mut self) -> Result<&mut AnyConnection, sqlx::Error> {
+        self.start_alone().await?;
+        Ok(&mut self.turn_mut().conn)
+    }
+
+    /// Runs the member's start on its own, for a statement that cannot carry it.
+    async fn start_alone(&mut self) -> Result<(), sqlx::Error> {
+        let sql = self.start();
+        let done = match sql {
+            "" => Ok(()),
+            sql => self.turn_mut().conn.execute(sql).await.map(|_| ()),
+        };
+        self.after_start(done.is_ok()).await;
+        done
+    }
+
+    /// Records the member's start once it `ran` (its group opened, its savepoint made), or,
+    /// when it failed, leaves no transaction behind (`BEGIN` may have worked, `SAVEPOINT` not);
+    /// true when the member has started.
+    async fn after_start(&mut self, ran: bool) -> bool {
+        if self.started {
+            return true;
+        }
+        let (opening, savepoint) = (self.opening, self.savepoint);
+        let turn = self.turn_mut();
+        if !ran {
+            if opening {
+                let _ = turn.conn.execute("ROLLBACK").await;
+            }
+            return false;
+        }
+        if opening {
+            turn.groups += 1;
+            turn.group = Some(Group {
+                id: turn.groups,
+                members: 0,
+                done: watch::channel(None).0,
+            });
+        }
+        if let Some(group) = turn.group.as_mut() {
+            group.members += 1;
+        }
+        turn.dangling = savepoint;
+        self.started = true;
+        true
+    }
+
     /// Keeps the member's statements and waits for its group to commit.
-    async fn commit(mut self) -> Result<(), sqlx::Error> {
+    pub(crate) async fn commit(mut self) -> Result<(), sqlx::Error> {
         if self.solo {
             // the statement committed itself: only the checkpoint's count is left to keep
             let turn = self.turn.take();
@@ -242,14 +310,14 @@ impl Member {
             }
             return Ok(());
         }
-        let savepoint = self.savepoint;
-        let turn = self.turn_mut();
-        if savepoint && let Err(e) = release_savepoint(turn).await {
-            let _ = rollback_savepoint(&mut turn.conn).await;
-            turn.dangling = false;
+        if !self.started {
+            // it wrote nothing: nothing to keep, no group of its own to wait for
             self.hand_on();
-            return Err(e);
+            return Ok(());
         }
+        // its savepoint is not released: the group's COMMIT ends it with the others', and
+        // a later member's `ROLLBACK TO` finds that member's own, the latest of the name
+        self.turn_mut().dangling = false;
         let Some(group) = self.turn_mut().group.as_ref() else {
             return Err(sqlx::Error::Protocol("the write group was lost".into()));
         };
@@ -266,8 +334,8 @@ impl Member {
     }
 
     /// Undoes the member's statements (the rest of its group goes on).
-    async fn rollback(mut self) -> Result<(), sqlx::Error> {
-        let result = if self.savepoint {
+    pub(crate) async fn rollback(mut self) -> Result<(), sqlx::Error> {
+        let result = if self.savepoint && self.started {
             let turn = self.turn_mut();
             let r = rollback_savepoint(&mut turn.conn).await;
             turn.dangling = r.is_err();
@@ -294,7 +362,7 @@ impl Drop for Member {
             return;
         };
         let lane = self.lane.clone();
-        let savepoint = self.savepoint;
+        let savepoint = self.savepoint && self.started;
         match tokio::runtime::Handle::try_current() {
             Ok(rt) => {
                 rt.spawn(async move {
@@ -351,38 +419,8 @@ async fn commit_group(turn: &mut Turn) -> bool {
     committed
 }
 
-async fn release_savepoint(turn: &mut Turn) -> Result<(), sqlx::Error> {
-    sqlx::query(concat!("RELEASE ", savepoint!()))
-        .execute(&mut turn.conn)
-        .await?;
-    turn.dangling = false;
-    Ok(())
-}
-
 /// How a script of [`crate::Backend::then_insert`] starts on SQLite.
 pub(crate) const SCRIPT_START: &str = concat!("SAVEPOINT ", savepoint!(), ";");
-
-/// Executes a statement, or a script of statements, and adds up the rows they changed. A
-/// script's `SAVEPOINT` and `RELEASE` do not count: SQLite reports for them the changes of the
-/// last statement that made any (another's, for the `SAVEPOINT`).
-pub(crate) async fn execute_counted(
-    query: Query<'_>,
-    conn: &mut AnyConnection,
-) -> Result<AnyQueryResult, sqlx::Error> {
-    let script = query.sql().starts_with(SCRIPT_START);
-    let mut steps: Vec<AnyQueryResult> = conn
-        .fetch_many(query)
-        .try_filter_map(|step| std::future::ready(Ok(step.left())))
-        .try_collect()
-        .await?;
-    if script && steps.len() >= 2 {
-        steps.pop();
-        steps.remove(0);
-    }
-    let mut done = AnyQueryResult::default();
-    done.extend(steps);
-    Ok(done)
-}
 
 pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     conn.execute(concat!(
@@ -395,79 +433,83 @@ pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), s
     .map(|_| ())
 }
 
-/// A write transaction ([`crate::Store::begin_write`]): use it as the connection (`&mut *tx`),
-/// then `commit` or `rollback`; dropped, it rolls back.
-///
-/// On PostgreSQL it is a plain transaction of the pool. On SQLite it is the writer's turn, one
-/// member of a group commit: `commit` returns once the group's `COMMIT` has.
-pub struct WriteTx(Kind);
 
-enum Kind {
-    Postgres(sqlx::Transaction<'static, sqlx::Any>),
-    Sqlite(Member),
+/// The statements a member's start holds (each ends with `;`).
+fn statements(start: &str) -> usize {
+    start.matches(';').count()
 }
 
-impl WriteTx {
-    pub(crate) fn postgres(tx: sqlx::Transaction<'static, sqlx::Any>) -> WriteTx {
-        WriteTx(Kind::Postgres(tx))
-    }
+/// What a statement or script returned: each statement's count of rows changed, and the rows.
+pub(crate) struct Ran {
+    pub(crate) counts: Vec<AnyQueryResult>,
+    pub(crate) rows: Vec<AnyRow>,
+}
 
-    /// A transaction whose statements roll back together (a savepoint in its group).
-    pub(crate) async fn sqlite(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
-        Ok(WriteTx(Kind::Sqlite(lane.begin(true).await?)))
-    }
-
-    /// One statement in the writer's turn: it needs no savepoint, since a failed statement
-    /// undoes itself; alone on the lane, it needs no group either (autocommit).
-    pub(crate) async fn sqlite_statement(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
-        Ok(WriteTx(Kind::Sqlite(lane.begin(false).await?)))
-    }
-
-    /// Commits the transaction (on SQLite: returns once its group has committed).
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
-        match self.0 {
-            Kind::Postgres(tx) => tx.commit().await,
-            Kind::Sqlite(member) => member.commit().await,
+impl Ran {
+    /// Without the counts of the `before` statements of a start and, for a script, of its
+    /// `SAVEPOINT` and `RELEASE`: SQLite reports for those the changes of the last statement
+    /// that made any (another's, for the first).
+    fn without(mut self, before: usize, script: bool) -> Ran {
+        self.counts.drain(..before.min(self.counts.len()));
+        if script && self.counts.len() >= 2 {
+            self.counts.pop();
+            self.counts.remove(0);
         }
+        self
     }
 
-    /// Executes a writing statement in the transaction, or a script of
-    /// [`crate::Backend::then_insert`], counting the rows changed as [`WriteQuery::write`]
-    /// does. A script that fails half way is undone in full; the caller then rolls back.
-    pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
-        let script = query.sql().starts_with(SCRIPT_START);
-        let done = execute_counted(query, self).await;
-        if done.is_err() && script && matches!(self.0, Kind::Sqlite(_)) {
-            // the script's own savepoint is still open: undo it, leaving the transaction's
-            let _ = rollback_savepoint(self).await;
-        }
-        Ok(done?)
-    }
-
-    /// Rolls the transaction back.
-    pub async fn rollback(self) -> Result<(), sqlx::Error> {
-        match self.0 {
-            Kind::Postgres(tx) => tx.rollback().await,
-            Kind::Sqlite(member) => member.rollback().await,
-        }
+    /// The rows changed, added up.
+    pub(crate) fn changed(self) -> AnyQueryResult {
+        let mut done = AnyQueryResult::default();
+        done.extend(self.counts);
+        done
     }
 }
 
-impl std::ops::Deref for WriteTx {
-    type Target = AnyConnection;
-    fn deref(&self) -> &AnyConnection {
-        match &self.0 {
-            Kind::Postgres(tx) => tx,
-            Kind::Sqlite(member) => &member.turn.as_ref().expect("held while open").conn,
-        }
-    }
+/// A statement that failed, after `completed` statements of its script had.
+pub(crate) struct Failed {
+    pub(crate) error: sqlx::Error,
+    completed: usize,
 }
 
-impl std::ops::DerefMut for WriteTx {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
-        match &mut self.0 {
-            Kind::Postgres(tx) => tx,
-            Kind::Sqlite(member) => &mut member.turn_mut().conn,
+/// Runs `query` after `start` (SQL of no parameters, or empty), both in one round trip to the
+/// connection's thread.
+async fn run_after(
+    start: &str,
+    mut query: Query<'_>,
+    conn: &mut AnyConnection,
+) -> Result<Ran, Failed> {
+    if start.is_empty() {
+        return run_counted(query, conn).await;
+    }
+    let args = query.take_arguments().map_err(|e| Failed {
+        error: sqlx::Error::Encode(e),
+        completed: 0,
+    })?;
+    let sql = format!("{start} {}", query.sql());
+    let query = match args {
+        Some(args) => sqlx::query_with(&sql, args),
+        None => sqlx::query(&sql),
+    };
+    run_counted(query, conn).await
+}
+
+/// Runs a statement or script, keeping each statement's count and every row.
+pub(crate) async fn run_counted(query: Query<'_>, conn: &mut AnyConnection) -> Result<Ran, Failed> {
+    let mut ran = Ran {
+        counts: Vec::new(),
+        rows: Vec::new(),
+    };
+    let mut steps = conn.fetch_many(query);
+    loop {
+        match steps.try_next().await {
+            Ok(Some(Either::Left(count))) => ran.counts.push(count),
+            Ok(Some(Either::Right(row))) => ran.rows.push(row),
+            Ok(None) => return Ok(ran),
+            Err(error) => {
+                let completed = ran.counts.len();
+                return Err(Failed { error, completed });
+            }
         }
     }
 }

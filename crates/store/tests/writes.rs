@@ -32,7 +32,7 @@ fn insert(id: i64) -> folio_store::Query<'static> {
 async fn writing_one(store: &Store) -> folio_store::WriteTx {
     table(store).await;
     let mut tx = store.begin_write().await.unwrap();
-    insert(1).execute(&mut *tx).await.unwrap();
+    insert(1).execute(tx.conn().await.unwrap()).await.unwrap();
     tx
 }
 
@@ -47,8 +47,14 @@ async fn each_transaction_commits_or_rolls_back_alone() {
             let store = db.store.clone();
             tasks.push(tokio::spawn(async move {
                 let mut tx = store.begin_write().await.unwrap();
-                insert(i).execute(&mut *tx).await.unwrap();
-                insert(1000 + i).execute(&mut *tx).await.unwrap();
+                if i % 2 == 0 {
+                    // the transaction's start sent with its first statement
+                    tx.write(insert(i)).await.unwrap();
+                } else {
+                    // or on its own, for a statement run on the connection
+                    insert(i).execute(tx.conn().await.unwrap()).await.unwrap();
+                }
+                tx.write(insert(1000 + i)).await.unwrap();
                 match i % 3 {
                     0 => {
                         tx.commit().await.unwrap();
@@ -94,10 +100,10 @@ async fn a_failed_statement_undoes_its_own_transaction_only() {
             let store = store.clone();
             tasks.push(tokio::spawn(async move {
                 let mut tx = store.begin_write().await.unwrap();
-                insert(i).execute(&mut *tx).await.unwrap();
+                tx.write(insert(i)).await.unwrap();
                 if i % 2 == 0 {
                     // id 1 exists: this transaction fails half way and is rolled back
-                    assert!(insert(1).execute(&mut *tx).await.is_err());
+                    assert!(tx.write(insert(1)).await.is_err());
                     tx.rollback().await.unwrap();
                 } else {
                     tx.commit().await.unwrap();
@@ -147,7 +153,7 @@ async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     let undone = tokio::spawn(async move {
         let mut tx = s2.begin_write().await.unwrap();
-        insert(3).execute(&mut *tx).await.unwrap();
+        insert(3).execute(tx.conn().await.unwrap()).await.unwrap();
         tx.rollback().await.unwrap();
     });
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -158,6 +164,87 @@ async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
     undone.await.unwrap();
     kept.await.unwrap();
     assert_eq!(ids(store).await, vec![1, 4]);
+}
+
+/// A transaction's start (the group's `BEGIN`, its savepoint) goes with its first statement:
+/// that statement's count is its own, not the stale one SQLite reports for the start; a first
+/// statement that fails, a script that fails half way, and a transaction that writes nothing
+/// each leave the group's other members alone (SQLite's writer; PostgreSQL has no start to
+/// carry).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_transactions_start_goes_with_its_first_statement() {
+    let db: TestDb = testing::sqlite().await;
+    let store = &db.store;
+    table(store).await;
+    sqlx::query("CREATE TABLE log (id BIGINT PRIMARY KEY)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    for i in [1, 2, 3] {
+        insert(i).write(store).await.unwrap();
+    }
+    let script = store.backend().then_insert(
+        "UPDATE t SET note = 's' WHERE id = $1",
+        "INSERT INTO log (id)",
+        "$2",
+        "",
+    );
+    // a first transaction holds the turn, so that the others queue and join its group
+    let mut first = store.begin_write().await.unwrap();
+    let many = first
+        .write(sqlx::query("UPDATE t SET note = 'y'"))
+        .await
+        .unwrap();
+    assert_eq!(many.rows_affected(), 3);
+    let mut tasks = Vec::new();
+    for case in 0..5 {
+        let (store, script) = (store.clone(), script.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut tx = store.begin_write().await.unwrap();
+            match case {
+                0 => {
+                    let none = sqlx::query("UPDATE t SET note = 'n' WHERE id = 99");
+                    assert_eq!(tx.write(none).await.unwrap().rows_affected(), 0);
+                    tx.write(insert(5)).await.unwrap();
+                    tx.commit().await.unwrap();
+                }
+                1 => {
+                    assert!(tx.write(insert(1)).await.is_err(), "a duplicate key");
+                    tx.rollback().await.unwrap();
+                }
+                2 => {
+                    // the script's insert fails (log 7 is there): the update is undone
+                    let q = sqlx::query(&script).bind(2i64).bind(7i64);
+                    assert!(tx.write(q).await.is_err(), "a duplicate log row");
+                    tx.write(insert(8)).await.unwrap();
+                    tx.commit().await.unwrap();
+                }
+                3 => tx.commit().await.unwrap(),
+                _ => {
+                    tx.write(insert(6)).await.unwrap();
+                    tx.commit().await.unwrap();
+                }
+            }
+        }));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    first
+        .write(sqlx::query("INSERT INTO log (id) VALUES (7)"))
+        .await
+        .unwrap();
+    first.commit().await.unwrap();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(ids(store).await, vec![1, 2, 3, 5, 6, 8]);
+    let notes: Vec<String> = sqlx::query("SELECT note FROM t WHERE id = 2")
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<String, _>("note"))
+        .collect();
+    assert_eq!(notes, vec!["y"], "the failed script's update stayed");
 }
 
 /// `then_insert` writes both rows or neither, and says which, even right after a statement that

@@ -29,7 +29,7 @@ pub(crate) async fn insert(
         .bind(serde_json::to_string(&e.meta).unwrap_or_else(|_| "{}".into()))
         .bind(serde_json::to_string(&e.sigs).unwrap_or_else(|_| "[]".into()))
         .bind(millis(e.created_at))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }

@@ -58,7 +58,7 @@ pub(crate) async fn lock(
     let row = scope
         .query(&sql)
         .bind(id.to_string())
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx.conn().await?)
         .await?;
     row.as_ref().map(decode).transpose()
 }
@@ -78,7 +78,7 @@ pub(crate) async fn advance(
         .bind(s.last_index)
         .bind(s.last_entry_id.map(|id| id.to_string()))
         .bind(millis(s.updated_at))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }

@@ -169,16 +169,15 @@ pub(crate) async fn set_folder(
     folder: Option<String>,
     at: DateTime<Utc>,
 ) -> SiloResult<bool> {
-    let done = ws
+    let q = ws
         .query(
             "UPDATE silo_envelopes SET folder = $3, updated_at = $4 \
              WHERE workspace_id = $1 AND id = $2",
         )
         .bind(id.to_string())
         .bind(folder)
-        .bind(millis(at))
-        .execute(&mut **tx)
-        .await?;
+        .bind(millis(at));
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -189,12 +188,11 @@ pub(crate) async fn touch(
     id: Uuid,
     at: DateTime<Utc>,
 ) -> SiloResult<bool> {
-    let done = ws
+    let q = ws
         .query("UPDATE silo_envelopes SET updated_at = $3 WHERE workspace_id = $1 AND id = $2")
         .bind(id.to_string())
-        .bind(millis(at))
-        .execute(&mut **tx)
-        .await?;
+        .bind(millis(at));
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -235,7 +233,7 @@ pub(crate) async fn update(
         Some(s) => bind_summary(q, s),
         None => q,
     };
-    let done = q.execute(&mut **tx).await?;
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 

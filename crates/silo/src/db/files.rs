@@ -62,7 +62,7 @@ pub(crate) async fn count_current(
              AND replaced_by IS NULL",
         )
         .bind(envelope_id.to_string())
-        .fetch_one(&mut **tx)
+        .fetch_one(tx.conn().await?)
         .await?
         .try_get("n")?;
     Ok(usize::try_from(n).unwrap_or(0))
@@ -83,7 +83,7 @@ pub(crate) async fn replace_keyed(
     .bind(by.id.to_string())
     .bind(by.key.clone())
     .bind(by.category.clone().unwrap_or_default())
-    .execute(&mut **tx)
+    .execute(tx.conn().await?)
     .await?;
     Ok(())
 }
@@ -112,7 +112,7 @@ pub(crate) async fn insert(
     .bind(file.size)
     .bind(file.meta.as_ref().map(to_json))
     .bind(i64::from(file.stored))
-    .execute(&mut **tx)
+    .execute(tx.conn().await?)
     .await?;
     Ok(())
 }
@@ -130,7 +130,7 @@ pub(crate) async fn mark_stored(
     )
     .bind(envelope_id.to_string())
     .bind(id.to_string())
-    .execute(&mut **tx)
+    .execute(tx.conn().await?)
     .await?;
     Ok(())
 }

@@ -48,13 +48,13 @@ impl Statement {
         format!("${}", self.args.len())
     }
 
-    /// Executes `sql`, built with this statement's placeholders.
+    /// Executes `sql`, built with this statement's placeholders, in `tx`.
     pub(crate) async fn execute(
         self,
-        conn: &mut sqlx::AnyConnection,
+        tx: &mut folio_store::WriteTx,
         sql: &str,
-    ) -> Result<sqlx::any::AnyQueryResult, sqlx::Error> {
-        sqlx::query_with(sql, self.args).execute(conn).await
+    ) -> Result<sqlx::any::AnyQueryResult, folio_store::StoreError> {
+        tx.write(sqlx::query_with(sql, self.args)).await
     }
 
     /// Runs `sql`, built with this statement's placeholders.

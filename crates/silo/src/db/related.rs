@@ -22,7 +22,7 @@ pub(crate) async fn replace(
 ) -> SiloResult<()> {
     ws.query("DELETE FROM silo_related WHERE workspace_id = $1 AND envelope_id = $2")
         .bind(envelope_id.to_string())
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     if refs.is_empty() {
         return Ok(());

@@ -24,7 +24,7 @@ pub(crate) async fn make_current(
         .bind(envelope_id.to_string())
         .bind(key.to_owned())
         .bind(millis(at))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -49,7 +49,7 @@ pub(crate) async fn make_current_unless_later(
         .bind(key.to_owned())
         .bind(millis(at))
         .bind(millis(now))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -71,7 +71,7 @@ pub(crate) async fn find_at(
         .bind(envelope_id.to_string())
         .bind(millis(at))
         .bind(key.to_owned())
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx.conn().await?)
         .await?;
     Ok(row.as_ref().map(rows::state).transpose()?)
 }
@@ -84,7 +84,7 @@ pub(crate) async fn insert(
     state: &State,
 ) -> SiloResult<()> {
     bind_state(ws.query(INSERT), envelope_id, state)
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }

@@ -25,7 +25,7 @@ pub(crate) async fn insert(
     .bind(version.to_owned())
     .bind(millis(at))
     .bind(text.to_owned())
-    .execute(&mut **tx)
+    .execute(tx.conn().await?)
     .await?;
     Ok(())
 }

@@ -52,7 +52,7 @@ pub(crate) async fn lock_head(
         .bind(key.format.to_string())
         .bind(key.issuer.to_string())
         .bind(millis(now()))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     let lock = if postgres { " FOR UPDATE" } else { "" };
     let sql = format!(
@@ -63,7 +63,7 @@ pub(crate) async fn lock_head(
         .query(&sql)
         .bind(key.format.to_string())
         .bind(key.issuer.to_string())
-        .fetch_one(&mut **tx)
+        .fetch_one(tx.conn().await?)
         .await?;
     Ok((row.try_get("length")?, row.try_get("head")?))
 }
@@ -92,7 +92,7 @@ pub(crate) async fn append(
         .bind(serde_json::to_string(r.meta)?)
         .bind(r.xml.to_string())
         .bind(at)
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     scope
         .query(
@@ -104,7 +104,7 @@ pub(crate) async fn append(
         .bind(position)
         .bind(r.link.to_string())
         .bind(at)
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }

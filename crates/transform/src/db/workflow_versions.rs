@@ -29,7 +29,7 @@ pub(crate) async fn insert(
         .bind(v.name.clone())
         .bind(serde_json::to_string(definition)?)
         .bind(millis(v.created_at))
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }
@@ -48,7 +48,7 @@ pub(crate) async fn hash(
         )
         .bind(workflow_id.to_string())
         .bind(version)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx.conn().await?)
         .await?;
     Ok(row.map(|r| r.try_get("hash")).transpose()?)
 }

@@ -43,7 +43,7 @@ pub(crate) async fn lock(
     let row = scope
         .query(&sql)
         .bind(id.to_string())
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx.conn().await?)
         .await?;
     row.as_ref().map(decode).transpose()
 }
@@ -66,7 +66,7 @@ pub(crate) async fn insert(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> Tra
         .bind(i64::from(wf.draft))
         .bind(i64::from(wf.disabled))
         .bind(wf.version)
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -88,7 +88,7 @@ pub(crate) async fn update(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> Tra
         .bind(i64::from(wf.draft))
         .bind(i64::from(wf.disabled))
         .bind(wf.version)
-        .execute(&mut **tx)
+        .execute(tx.conn().await?)
         .await?;
     Ok(())
 }

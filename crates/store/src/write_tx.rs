@@ -1,0 +1,87 @@
+//! [`WriteTx`]: a write transaction of either backend, and the statements run in it.
+
+use std::sync::Arc;
+
+use sqlx::AnyConnection;
+use sqlx::any::{AnyQueryResult, AnyRow};
+
+use crate::writer::{Lane, Member, run_counted};
+use crate::{Query, StoreError};
+
+/// A write transaction ([`crate::Store::begin_write`]): statements go through [`WriteTx::write`]
+/// and [`WriteTx::fetch_all`], or any other on [`WriteTx::conn`]; then `commit` or `rollback`;
+/// dropped, it rolls back.
+///
+/// On PostgreSQL it is a plain transaction of the pool. On SQLite it is the writer's turn, one
+/// member of a group commit: `commit` returns once the group's `COMMIT` has. Its start (the
+/// group's `BEGIN`, its savepoint) goes with its first statement, sent through `write` or
+/// `fetch_all` in the same round trip (`conn` sends it alone).
+pub struct WriteTx(Kind);
+
+enum Kind {
+    Postgres(sqlx::Transaction<'static, sqlx::Any>),
+    Sqlite(Member),
+}
+
+impl WriteTx {
+    pub(crate) fn postgres(tx: sqlx::Transaction<'static, sqlx::Any>) -> WriteTx {
+        WriteTx(Kind::Postgres(tx))
+    }
+
+    /// A transaction whose statements roll back together (a savepoint in its group).
+    pub(crate) async fn sqlite(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
+        Ok(WriteTx(Kind::Sqlite(lane.begin(true).await?)))
+    }
+
+    /// One statement in the writer's turn: it needs no savepoint, since a failed statement
+    /// undoes itself; alone on the lane, it needs no group either (autocommit).
+    pub(crate) async fn sqlite_statement(lane: &Arc<Lane>) -> Result<WriteTx, sqlx::Error> {
+        Ok(WriteTx(Kind::Sqlite(lane.begin(false).await?)))
+    }
+
+    /// Commits the transaction (on SQLite: returns once its group has committed).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            Kind::Postgres(tx) => tx.commit().await,
+            Kind::Sqlite(member) => member.commit().await,
+        }
+    }
+
+    /// Executes a writing statement in the transaction, or a script of
+    /// [`crate::Backend::then_insert`], counting the rows changed as
+    /// [`crate::WriteQuery::write`] does. A script that fails half way is undone in full; the
+    /// caller then rolls back.
+    pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
+        let ran = match &mut self.0 {
+            Kind::Postgres(tx) => run_counted(query, &mut **tx).await.map_err(|f| f.error)?,
+            Kind::Sqlite(member) => member.run(query).await?,
+        };
+        Ok(ran.changed())
+    }
+
+    /// Runs a statement that returns rows (a read, or a write with `RETURNING`).
+    pub async fn fetch_all(&mut self, query: Query<'_>) -> Result<Vec<AnyRow>, StoreError> {
+        let ran = match &mut self.0 {
+            Kind::Postgres(tx) => run_counted(query, &mut **tx).await.map_err(|f| f.error)?,
+            Kind::Sqlite(member) => member.run(query).await?,
+        };
+        Ok(ran.rows)
+    }
+
+    /// The connection, for statements of the caller's own (on SQLite the transaction's start
+    /// is sent first, on its own).
+    pub async fn conn(&mut self) -> Result<&mut AnyConnection, sqlx::Error> {
+        match &mut self.0 {
+            Kind::Postgres(tx) => Ok(&mut **tx),
+            Kind::Sqlite(member) => member.conn().await,
+        }
+    }
+
+    /// Rolls the transaction back.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            Kind::Postgres(tx) => tx.rollback().await,
+            Kind::Sqlite(member) => member.rollback().await,
+        }
+    }
+}
