@@ -95,7 +95,12 @@ impl Lane {
         mut conn: AnyConnection,
         pool: AnyPool,
     ) -> Result<Arc<Lane>, sqlx::Error> {
-        conn.execute("PRAGMA wal_autocheckpoint=0").await?;
+        // Savepoints keep the pages they change in a sub-journal, which SQLite spills to a
+        // temporary file past 64 KiB: a group's members' savepoints, kept until its COMMIT,
+        // passed that often (a file made and removed every other group). In memory it stays
+        // as small as a group's changes; the readers keep their temporary files on disk.
+        conn.execute("PRAGMA wal_autocheckpoint=0; PRAGMA temp_store=MEMORY")
+            .await?;
         Ok(Arc::new(Lane {
             pool,
             checkpointing: Arc::default(),
