@@ -10,8 +10,8 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
-use crate::keys::Kek;
 use crate::WriteTx;
+use crate::keys::Kek;
 use crate::writer::{Lane, SAVEPOINT, SCRIPT_START};
 use crate::{KeyError, StoreError};
 

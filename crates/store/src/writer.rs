@@ -20,8 +20,10 @@
 //! group's `COMMIT` ends all of them, and a later member's `ROLLBACK TO` finds its own, the
 //! latest of the name.
 //!
-//! The turn is handed on by a spawned task ([`finish`]), not by the member's future: a request
-//! dropped half way (its client went away) cannot leave a group uncommitted.
+//! A member that ends while others wait hands the turn straight to the next, which joins the
+//! group; the group's `COMMIT` runs in a spawned task ([`finish`]), not in the member's future:
+//! a request dropped half way (its client went away) cannot leave a group uncommitted, nor can
+//! the waiters it was handed to, given up ([`Queued`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -78,13 +80,11 @@ struct Turn {
     group: Option<Group>,
     /// A savepoint left open by a member that could not finish (no runtime to clean up on).
     dangling: bool,
-    /// Commits so far, of groups and of lone statements: the checkpoint's count, and the id
-    /// of the next group.
+    /// Commits so far, of groups and of lone statements: the checkpoint's count.
     groups: u64,
 }
 
 struct Group {
-    id: u64,
     members: usize,
     done: watch::Sender<Committed>,
 }
@@ -161,7 +161,12 @@ impl Lane {
     /// statement, one round trip to the connection's thread fewer (see [`Member::start`]).
     pub(crate) async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
         self.queued.fetch_add(1, Ordering::SeqCst);
-        let turn = Queued(self).wait().await;
+        let turn = Queued {
+            lane: self,
+            served: false,
+        }
+        .wait()
+        .await;
         let mut member = Member {
             lane: self.clone(),
             turn: Some(turn),
@@ -191,17 +196,31 @@ impl Lane {
 }
 
 /// A transaction counted in [`Lane::queued`] until it has its turn (or is dropped waiting).
-struct Queued<'a>(&'a Arc<Lane>);
+struct Queued<'a> {
+    lane: &'a Arc<Lane>,
+    /// It has its turn (else it was given up while waiting).
+    served: bool,
+}
 
 impl Queued<'_> {
-    async fn wait(self) -> OwnedMutexGuard<Turn> {
-        self.0.turn.clone().lock_owned().await
+    async fn wait(mut self) -> OwnedMutexGuard<Turn> {
+        let turn = self.lane.turn.clone().lock_owned().await;
+        self.served = true;
+        turn
     }
 }
 
 impl Drop for Queued<'_> {
+    /// The last waiter given up may leave a group open that no one is left to commit (its
+    /// last member handed the turn on to this one): a task commits it.
     fn drop(&mut self) {
-        self.0.queued.fetch_sub(1, Ordering::SeqCst);
+        let left = self.lane.queued.fetch_sub(1, Ordering::SeqCst) - 1;
+        if !self.served
+            && left == 0
+            && let Ok(rt) = tokio::runtime::Handle::try_current()
+        {
+            rt.spawn(close_abandoned(self.lane.clone()));
+        }
     }
 }
 
@@ -292,7 +311,6 @@ impl Member {
         if opening {
             turn.groups += 1;
             turn.group = Some(Group {
-                id: turn.groups,
                 members: 0,
                 done: watch::channel(None).0,
             });
@@ -352,10 +370,11 @@ impl Member {
         result
     }
 
-    /// Ends the member's turn: a spawned task commits the group or passes it on.
+    /// Ends the member's turn: the next in line joins the open group and ends it or hands
+    /// it on in turn; with no one waiting (or the group full), a spawned task commits it.
     fn hand_on(&mut self) {
         if let Some(turn) = self.turn.take() {
-            tokio::spawn(finish(self.lane.clone(), turn));
+            finish(&self.lane, turn);
         }
     }
 }
@@ -374,7 +393,7 @@ impl Drop for Member {
                     if savepoint && rollback_savepoint(&mut turn.conn).await.is_ok() {
                         turn.dangling = false;
                     }
-                    finish(lane, turn).await;
+                    finish(&lane, turn);
                 });
             }
             // the next member undoes the savepoint (`dangling`) before it starts
@@ -383,26 +402,33 @@ impl Drop for Member {
     }
 }
 
-/// Commits the open group, unless members are waiting for the turn: then the turn passes to the
-/// next, which joins the group. Should that one never come (dropped while waiting), the turn
-/// comes back here and the group is committed after all.
-async fn finish(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
-    let Some(id) = turn.group.as_ref().map(|g| g.id) else {
+/// Ends a turn: passes it to the next in line, who joins the open group, or, with no one
+/// waiting or the group full, commits the group in a task of its own (a member's request
+/// dropped while it waits for the commit cannot leave the group uncommitted). Should every
+/// waiter be given up, the last one commits the group ([`Queued`]'s drop).
+fn finish(lane: &Arc<Lane>, turn: OwnedMutexGuard<Turn>) {
+    let Some(members) = turn.group.as_ref().map(|g| g.members) else {
         return;
     };
-    loop {
-        let members = turn.group.as_ref().map_or(0, |g| g.members);
-        if lane.queued.load(Ordering::SeqCst) == 0 || members >= MAX_GROUP {
-            if commit_group(&mut turn).await && turn.groups.is_multiple_of(CHECKPOINT_EVERY) {
-                lane.checkpoint();
-            }
-            return;
-        }
-        drop(turn);
-        turn = lane.turn.clone().lock_owned().await;
-        if turn.group.as_ref().map(|g| g.id) != Some(id) {
-            return; // a later member committed it
-        }
+    if lane.queued.load(Ordering::SeqCst) > 0 && members < MAX_GROUP {
+        return;
+    }
+    tokio::spawn(close(lane.clone(), turn));
+}
+
+/// Commits the open group, and checkpoints every [`CHECKPOINT_EVERY`] commits.
+async fn close(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
+    if commit_group(&mut turn).await && turn.groups.is_multiple_of(CHECKPOINT_EVERY) {
+        lane.checkpoint();
+    }
+}
+
+/// Commits a group that its members handed on to waiters that were then given up: with the
+/// turn free and no one waiting, no one else would.
+async fn close_abandoned(lane: Arc<Lane>) {
+    let turn = lane.turn.clone().lock_owned().await;
+    if turn.group.is_some() && lane.queued.load(Ordering::SeqCst) == 0 {
+        close(lane, turn).await;
     }
 }
 
@@ -411,7 +437,16 @@ async fn commit_group(turn: &mut Turn) -> bool {
     let Some(group) = turn.group.take() else {
         return false;
     };
-    let result = sqlx::query("COMMIT").execute(&mut turn.conn).await;
+    // a member's savepoint its end could not undo must not commit with the group
+    let undone = match turn.dangling {
+        true => rollback_savepoint(&mut turn.conn).await,
+        false => Ok(()),
+    };
+    turn.dangling = false;
+    let result = match undone {
+        Ok(()) => sqlx::query("COMMIT").execute(&mut turn.conn).await,
+        Err(e) => Err(e),
+    };
     if let Err(e) = &result {
         tracing::error!(error = %e, members = group.members, "SQLite group commit failed");
         // a failed COMMIT may leave the transaction open: end it so the next group can begin
@@ -437,7 +472,6 @@ pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), s
     .await
     .map(|_| ())
 }
-
 
 /// The statements a member's start holds (each ends with `;`).
 fn statements(start: &str) -> usize {

@@ -140,6 +140,29 @@ async fn a_waiter_given_up_does_not_stall_the_group() {
     assert_eq!(ids(store).await, vec![1, 2]);
 }
 
+/// A transaction that ends while another waits hands it the turn and the open group; should
+/// that one be given up before it runs, the group still commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_group_handed_to_a_waiter_given_up_still_commits() {
+    let db: TestDb = testing::sqlite().await;
+    let store = &db.store;
+    let first = writing_one(store).await;
+    let mut waiting = Box::pin(store.begin_write());
+    let queued = tokio::time::timeout(Duration::from_millis(50), &mut waiting).await;
+    assert!(queued.is_err(), "the writer's turn was not exclusive");
+    let committing = tokio::spawn(first.commit());
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    drop(waiting);
+    tokio::time::timeout(Duration::from_secs(20), committing)
+        .await
+        .expect("the group handed to a waiter given up was never committed")
+        .unwrap()
+        .unwrap();
+    assert_eq!(ids(store).await, vec![1]);
+    insert(2).write(store).await.unwrap();
+    assert_eq!(ids(store).await, vec![1, 2]);
+}
+
 /// In one group, a later statement that fails, or a later transaction that rolls back, undoes
 /// its own writes and never those of the committed member before it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
