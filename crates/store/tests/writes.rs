@@ -14,14 +14,30 @@ async fn table(store: &Store) {
         .unwrap();
 }
 
-async fn ids(store: &Store) -> Vec<i64> {
-    sqlx::query("SELECT id FROM t ORDER BY id")
+/// The table `log` beside `t`, for writes that go together.
+async fn log_table(store: &Store) {
+    sqlx::query("CREATE TABLE log (id BIGINT PRIMARY KEY)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+}
+
+/// The one column `sql` selects, read on the pool.
+async fn column<T>(store: &Store, sql: &str) -> Vec<T>
+where
+    T: for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    sqlx::query(sql)
         .fetch_all(store.pool())
         .await
         .unwrap()
         .iter()
-        .map(|r| r.get::<i64, _>("id"))
+        .map(|r| r.get::<T, _>(0))
         .collect()
+}
+
+async fn ids(store: &Store) -> Vec<i64> {
+    column(store, "SELECT id FROM t ORDER BY id").await
 }
 
 fn insert(id: i64) -> folio_store::Query<'static> {
@@ -199,10 +215,7 @@ async fn a_transactions_start_goes_with_its_first_statement() {
     let db: TestDb = testing::sqlite().await;
     let store = &db.store;
     table(store).await;
-    sqlx::query("CREATE TABLE log (id BIGINT PRIMARY KEY)")
-        .execute(store.pool())
-        .await
-        .unwrap();
+    log_table(store).await;
     for i in [1, 2, 3] {
         insert(i).write(store).await.unwrap();
     }
@@ -260,13 +273,7 @@ async fn a_transactions_start_goes_with_its_first_statement() {
         t.await.unwrap();
     }
     assert_eq!(ids(store).await, vec![1, 2, 3, 5, 6, 8]);
-    let notes: Vec<String> = sqlx::query("SELECT note FROM t WHERE id = 2")
-        .fetch_all(store.pool())
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.get::<String, _>("note"))
-        .collect();
+    let notes: Vec<String> = column(store, "SELECT note FROM t WHERE id = 2").await;
     assert_eq!(notes, vec!["y"], "the failed script's update stayed");
 }
 
@@ -277,10 +284,7 @@ async fn then_insert_writes_both_or_neither() {
     for db in testing::backends().await {
         let store = &db.store;
         table(store).await;
-        sqlx::query("CREATE TABLE log (id BIGINT PRIMARY KEY)")
-            .execute(store.pool())
-            .await
-            .unwrap();
+        log_table(store).await;
         for i in 1..=3 {
             insert(i).write(store).await.unwrap();
         }
@@ -299,13 +303,7 @@ async fn then_insert_writes_both_or_neither() {
         assert_eq!(missing.rows_affected(), 0, "{}: no row to update", db.label);
         let found = sqlx::query(&sql).bind(2i64).write(store).await.unwrap();
         assert!(found.rows_affected() > 0, "{}", db.label);
-        let logged: Vec<i64> = sqlx::query("SELECT id FROM log")
-            .fetch_all(store.pool())
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| r.get::<i64, _>("id"))
-            .collect();
+        let logged: Vec<i64> = column(store, "SELECT id FROM log").await;
         assert_eq!(logged, vec![2], "{}", db.label);
     }
 }
