@@ -16,7 +16,7 @@ pub(crate) async fn insert(
     scope: Scope,
     e: &Entry,
 ) -> SequenceResult<()> {
-    scope
+    let q = scope
         .query(
             "INSERT INTO sequence_entries (workspace_id, series_id, id, idx, code, previous_id, \
              meta, sigs, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -28,9 +28,8 @@ pub(crate) async fn insert(
         .bind(e.previous_id.map(|id| id.to_string()))
         .bind(serde_json::to_string(&e.meta).unwrap_or_else(|_| "{}".into()))
         .bind(serde_json::to_string(&e.sigs).unwrap_or_else(|_| "[]".into()))
-        .bind(millis(e.created_at))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(e.created_at));
+    tx.write(q).await?;
     Ok(())
 }
 

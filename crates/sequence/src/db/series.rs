@@ -55,12 +55,8 @@ pub(crate) async fn lock(
     let lock = if postgres { " FOR UPDATE" } else { "" };
     let sql =
         format!("SELECT {COLUMNS} FROM sequence_series WHERE workspace_id = $1 AND id = $2{lock}");
-    let row = scope
-        .query(&sql)
-        .bind(id.to_string())
-        .fetch_optional(tx.conn().await?)
-        .await?;
-    row.as_ref().map(decode).transpose()
+    let rows = tx.fetch_all(scope.query(&sql).bind(id.to_string())).await?;
+    rows.first().map(decode).transpose()
 }
 
 /// Moves a series to its next entry.
@@ -69,7 +65,7 @@ pub(crate) async fn advance(
     scope: Scope,
     s: &Series,
 ) -> SequenceResult<()> {
-    scope
+    let q = scope
         .query(
             "UPDATE sequence_series SET last_index = $3, last_entry_id = $4, updated_at = $5 \
              WHERE workspace_id = $1 AND id = $2",
@@ -77,9 +73,8 @@ pub(crate) async fn advance(
         .bind(s.id.to_string())
         .bind(s.last_index)
         .bind(s.last_entry_id.map(|id| id.to_string()))
-        .bind(millis(s.updated_at))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(s.updated_at));
+    tx.write(q).await?;
     Ok(())
 }
 
