@@ -53,7 +53,7 @@ impl WriteTx {
     /// caller then rolls back.
     pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
         let ran = match &mut self.0 {
-            Kind::Postgres(tx) => run_counted(query, &mut **tx).await.map_err(|f| f.error)?,
+            Kind::Postgres(tx) => run_counted(query, tx).await.map_err(|f| f.error)?,
             Kind::Sqlite(member) => member.run(query).await?,
         };
         Ok(ran.changed())
@@ -62,7 +62,7 @@ impl WriteTx {
     /// Runs a statement that returns rows (a read, or a write with `RETURNING`).
     pub async fn fetch_all(&mut self, query: Query<'_>) -> Result<Vec<AnyRow>, StoreError> {
         let ran = match &mut self.0 {
-            Kind::Postgres(tx) => run_counted(query, &mut **tx).await.map_err(|f| f.error)?,
+            Kind::Postgres(tx) => run_counted(query, tx).await.map_err(|f| f.error)?,
             Kind::Sqlite(member) => member.run(query).await?,
         };
         Ok(ran.rows)
