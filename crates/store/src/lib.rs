@@ -29,7 +29,9 @@
 //!   On PostgreSQL a failed statement aborts its transaction, so inside one use `ON CONFLICT`.
 //! - Writes: a transaction with [`Store::begin_write`], one statement with [`WriteQuery::write`]
 //!   or [`WriteQuery::write_returning`]. Never a write on [`Store::pool`]: on SQLite every write
-//!   goes through the one writer connection (group commit, no busy waits).
+//!   goes through the one writer connection (group commit, no busy waits). In a transaction,
+//!   [`WriteTx::write`] and [`WriteTx::fetch_all`] carry its start with the first statement
+//!   (one round trip to SQLite's writer fewer); [`WriteTx::conn`] sends it alone.
 //!   Queue claims: append [`Backend::skip_locked`] to the claiming `SELECT`.
 //! - `LISTEN/NOTIFY`: `Any` has no listener; connect a `sqlx::postgres::PgListener` to
 //!   [`Store::database_url`] when [`Store::backend`] is [`Backend::Postgres`].
