@@ -5,7 +5,7 @@ use std::sync::Arc;
 use sqlx::AnyConnection;
 use sqlx::any::{AnyQueryResult, AnyRow};
 
-use crate::writer::{Lane, Member, run_counted};
+use crate::writer::{Lane, Member, Ran, run_counted};
 use crate::{Query, StoreError};
 
 /// A write transaction ([`crate::Store::begin_write`]): statements go through [`WriteTx::write`]
@@ -52,20 +52,19 @@ impl WriteTx {
     /// [`crate::WriteQuery::write`] does. A script that fails half way is undone in full; the
     /// caller then rolls back.
     pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
-        let ran = match &mut self.0 {
-            Kind::Postgres(tx) => run_counted(query, tx).await.map_err(|f| f.error)?,
-            Kind::Sqlite(member) => member.run(query).await?,
-        };
-        Ok(ran.changed())
+        Ok(self.run(query).await?.changed())
     }
 
     /// Runs a statement that returns rows (a read, or a write with `RETURNING`).
     pub async fn fetch_all(&mut self, query: Query<'_>) -> Result<Vec<AnyRow>, StoreError> {
-        let ran = match &mut self.0 {
-            Kind::Postgres(tx) => run_counted(query, tx).await.map_err(|f| f.error)?,
-            Kind::Sqlite(member) => member.run(query).await?,
-        };
-        Ok(ran.rows)
+        Ok(self.run(query).await?.rows)
+    }
+
+    async fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
+        match &mut self.0 {
+            Kind::Postgres(tx) => run_counted(query, tx).await.map_err(|f| f.error),
+            Kind::Sqlite(member) => member.run(query).await,
+        }
     }
 
     /// The connection, for statements of the caller's own (on SQLite the transaction's start

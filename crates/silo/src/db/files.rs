@@ -75,16 +75,16 @@ pub(crate) async fn replace_keyed(
     envelope_id: Uuid,
     by: &FileInfo,
 ) -> SiloResult<()> {
-    ws.query(
-        "UPDATE silo_files SET replaced_by = $3 WHERE workspace_id = $1 AND envelope_id = $2 \
+    let q = ws
+        .query(
+            "UPDATE silo_files SET replaced_by = $3 WHERE workspace_id = $1 AND envelope_id = $2 \
          AND replaced_by IS NULL AND key = $4 AND COALESCE(category, '') = $5",
-    )
-    .bind(envelope_id.to_string())
-    .bind(by.id.to_string())
-    .bind(by.key.clone())
-    .bind(by.category.clone().unwrap_or_default())
-    .execute(tx.conn().await?)
-    .await?;
+        )
+        .bind(envelope_id.to_string())
+        .bind(by.id.to_string())
+        .bind(by.key.clone())
+        .bind(by.category.clone().unwrap_or_default());
+    tx.write(q).await?;
     Ok(())
 }
 
@@ -95,25 +95,25 @@ pub(crate) async fn insert(
     envelope_id: Uuid,
     file: &FileInfo,
 ) -> SiloResult<()> {
-    ws.query(
-        "INSERT INTO silo_files (workspace_id, envelope_id, id, created_at, name, descr, key, \
+    let q = ws
+        .query(
+            "INSERT INTO silo_files (workspace_id, envelope_id, id, created_at, name, descr, key, \
          category, hash, mime, size, meta, replaced_by, stored) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13)",
-    )
-    .bind(envelope_id.to_string())
-    .bind(file.id.to_string())
-    .bind(millis(file.created_at))
-    .bind(file.name.clone())
-    .bind(file.desc.clone())
-    .bind(file.key.clone())
-    .bind(file.category.clone())
-    .bind(file.hash.clone())
-    .bind(file.mime.clone())
-    .bind(file.size)
-    .bind(file.meta.as_ref().map(to_json))
-    .bind(i64::from(file.stored))
-    .execute(tx.conn().await?)
-    .await?;
+        )
+        .bind(envelope_id.to_string())
+        .bind(file.id.to_string())
+        .bind(millis(file.created_at))
+        .bind(file.name.clone())
+        .bind(file.desc.clone())
+        .bind(file.key.clone())
+        .bind(file.category.clone())
+        .bind(file.hash.clone())
+        .bind(file.mime.clone())
+        .bind(file.size)
+        .bind(file.meta.as_ref().map(to_json))
+        .bind(i64::from(file.stored));
+    tx.write(q).await?;
     Ok(())
 }
 
@@ -124,13 +124,13 @@ pub(crate) async fn mark_stored(
     envelope_id: Uuid,
     id: Uuid,
 ) -> SiloResult<()> {
-    ws.query(
-        "UPDATE silo_files SET stored = 1 WHERE workspace_id = $1 AND envelope_id = $2 \
+    let q = ws
+        .query(
+            "UPDATE silo_files SET stored = 1 WHERE workspace_id = $1 AND envelope_id = $2 \
          AND id = $3",
-    )
-    .bind(envelope_id.to_string())
-    .bind(id.to_string())
-    .execute(tx.conn().await?)
-    .await?;
+        )
+        .bind(envelope_id.to_string())
+        .bind(id.to_string());
+    tx.write(q).await?;
     Ok(())
 }

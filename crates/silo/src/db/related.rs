@@ -20,10 +20,10 @@ pub(crate) async fn replace(
     refs: &BTreeMap<Uuid, String>,
     created_ms: i64,
 ) -> SiloResult<()> {
-    ws.query("DELETE FROM silo_related WHERE workspace_id = $1 AND envelope_id = $2")
-        .bind(envelope_id.to_string())
-        .execute(tx.conn().await?)
-        .await?;
+    let q = ws
+        .query("DELETE FROM silo_related WHERE workspace_id = $1 AND envelope_id = $2")
+        .bind(envelope_id.to_string());
+    tx.write(q).await?;
     if refs.is_empty() {
         return Ok(());
     }

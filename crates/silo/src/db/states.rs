@@ -16,16 +16,15 @@ pub(crate) async fn make_current(
     key: &str,
     at: DateTime<Utc>,
 ) -> SiloResult<bool> {
-    let done = ws
+    let q = ws
         .query(
             "UPDATE silo_envelopes SET state = $3, updated_at = $4 \
              WHERE workspace_id = $1 AND id = $2",
         )
         .bind(envelope_id.to_string())
         .bind(key.to_owned())
-        .bind(millis(at))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(at));
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -39,7 +38,7 @@ pub(crate) async fn make_current_unless_later(
     at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> SiloResult<bool> {
-    let done = ws
+    let q = ws
         .query(
             "UPDATE silo_envelopes SET updated_at = $5, state = CASE WHEN EXISTS (SELECT 1 FROM \
              silo_states WHERE workspace_id = $1 AND envelope_id = $2 AND created_at > $4) \
@@ -48,9 +47,8 @@ pub(crate) async fn make_current_unless_later(
         .bind(envelope_id.to_string())
         .bind(key.to_owned())
         .bind(millis(at))
-        .bind(millis(now))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(now));
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -83,9 +81,8 @@ pub(crate) async fn insert(
     envelope_id: Uuid,
     state: &State,
 ) -> SiloResult<()> {
-    bind_state(ws.query(INSERT), envelope_id, state)
-        .execute(tx.conn().await?)
-        .await?;
+    let q = bind_state(ws.query(INSERT), envelope_id, state);
+    tx.write(q).await?;
     Ok(())
 }
 

@@ -17,16 +17,16 @@ pub(crate) async fn insert(
     at: DateTime<Utc>,
     text: &str,
 ) -> SiloResult<()> {
-    ws.query(
-        "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) \
+    let q = ws
+        .query(
+            "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) \
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-    )
-    .bind(envelope_id.to_string())
-    .bind(version.to_owned())
-    .bind(millis(at))
-    .bind(text.to_owned())
-    .execute(tx.conn().await?)
-    .await?;
+        )
+        .bind(envelope_id.to_string())
+        .bind(version.to_owned())
+        .bind(millis(at))
+        .bind(text.to_owned());
+    tx.write(q).await?;
     Ok(())
 }
 

@@ -44,16 +44,15 @@ pub(crate) async fn lock_head(
     scope: Scope,
     key: ChainKey<'_>,
 ) -> TransformResult<(i64, Option<String>)> {
-    scope
+    let q = scope
         .query(
             "INSERT INTO transform_chains (workspace_id, format, issuer, length, updated_at) \
              VALUES ($1, $2, $3, 0, $4) ON CONFLICT (workspace_id, format, issuer) DO NOTHING",
         )
         .bind(key.format.to_string())
         .bind(key.issuer.to_string())
-        .bind(millis(now()))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(now()));
+    tx.write(q).await?;
     let lock = if postgres { " FOR UPDATE" } else { "" };
     let sql = format!(
         "SELECT length, head FROM transform_chains \
@@ -77,7 +76,7 @@ pub(crate) async fn append(
     r: &NewRecord<'_>,
 ) -> TransformResult<()> {
     let at = millis(now());
-    scope
+    let q = scope
         .query(
             "INSERT INTO transform_chain_records (workspace_id, format, issuer, position, \
              intent_id, envelope_id, link, meta, xml, created_at) \
@@ -91,10 +90,9 @@ pub(crate) async fn append(
         .bind(r.link.to_string())
         .bind(serde_json::to_string(r.meta)?)
         .bind(r.xml.to_string())
-        .bind(at)
-        .execute(tx.conn().await?)
-        .await?;
-    scope
+        .bind(at);
+    tx.write(q).await?;
+    let q = scope
         .query(
             "UPDATE transform_chains SET length = $4, head = $5, updated_at = $6 \
              WHERE workspace_id = $1 AND format = $2 AND issuer = $3",
@@ -103,9 +101,8 @@ pub(crate) async fn append(
         .bind(key.issuer.to_string())
         .bind(position)
         .bind(r.link.to_string())
-        .bind(at)
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(at);
+    tx.write(q).await?;
     Ok(())
 }
 

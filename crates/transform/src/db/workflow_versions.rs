@@ -17,7 +17,7 @@ pub(crate) async fn insert(
     v: &WorkflowVersion,
     definition: &Definition,
 ) -> TransformResult<()> {
-    scope
+    let q = scope
         .query(
             "INSERT INTO transform_workflow_versions \
              (workspace_id, workflow_id, version, hash, name, definition, created_at) \
@@ -28,9 +28,8 @@ pub(crate) async fn insert(
         .bind(v.hash.clone())
         .bind(v.name.clone())
         .bind(serde_json::to_string(definition)?)
-        .bind(millis(v.created_at))
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(millis(v.created_at));
+    tx.write(q).await?;
     Ok(())
 }
 

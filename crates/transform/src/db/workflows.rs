@@ -50,7 +50,7 @@ pub(crate) async fn lock(
 
 /// Inserts a workflow unless its id is taken; true when inserted.
 pub(crate) async fn insert(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> TransformResult<bool> {
-    let done = scope
+    let q = scope
         .query(
             "INSERT INTO transform_workflows (workspace_id, id, created_at, updated_at, name, \
              doc_schema, definition, hash, draft, disabled, version) \
@@ -65,15 +65,14 @@ pub(crate) async fn insert(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> Tra
         .bind(wf.hash.clone())
         .bind(i64::from(wf.draft))
         .bind(i64::from(wf.disabled))
-        .bind(wf.version)
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(wf.version);
+    let done = tx.write(q).await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Saves a workflow's current definition and state.
 pub(crate) async fn update(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> TransformResult<()> {
-    scope
+    let q = scope
         .query(
             "UPDATE transform_workflows SET updated_at = $3, name = $4, doc_schema = $5, \
              definition = $6, hash = $7, draft = $8, disabled = $9, version = $10 \
@@ -87,9 +86,8 @@ pub(crate) async fn update(tx: &mut WriteTx, scope: Scope, wf: &Workflow) -> Tra
         .bind(wf.hash.clone())
         .bind(i64::from(wf.draft))
         .bind(i64::from(wf.disabled))
-        .bind(wf.version)
-        .execute(tx.conn().await?)
-        .await?;
+        .bind(wf.version);
+    tx.write(q).await?;
     Ok(())
 }
 
