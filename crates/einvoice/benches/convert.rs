@@ -11,6 +11,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use folio_einvoice::{Format, generate, import};
 use serde_json::{Value, json};
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A built German invoice with `lines` lines, from the shared minimal EN 16931 fixture.
 fn invoice(lines: usize) -> Value {
     let path = concat!(

@@ -6,6 +6,10 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, black_box};
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The `doc` of every reference example envelope, as compact JSON text.
 fn corpus() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gobl/examples");

@@ -11,6 +11,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gobl::builder::{BuildOptions, build_with};
 use serde_json::{Value, json};
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn invoice(lines: usize) -> String {
     let rates = ["general", "reduced", "super-reduced", "zero", "exempt"];
     let list: Vec<Value> = (0..lines)

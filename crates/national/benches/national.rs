@@ -14,6 +14,10 @@ use serde_json::Value;
 mod common;
 use common::rates;
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 type Convert = fn(&Value) -> String;
 
 /// The document of a reference envelope under `../shared`.

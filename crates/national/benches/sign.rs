@@ -13,6 +13,10 @@ mod common;
 use common::rates;
 use folio_national::sign::{FACTURAE_3_1, Identity, XadesOptions, sign_enveloped};
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const PASSWORD: &str = "bench";
 
 /// A 2048-bit RSA identity made with openssl in a scratch folder.

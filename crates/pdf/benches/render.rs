@@ -12,6 +12,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use folio_pdf::{Options, render};
 use serde_json::{Value, json};
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn invoice(lines: usize) -> Value {
     let lines: Vec<Value> = (0..lines)
         .map(|i| json!({"quantity": format!("{}", 1 + i % 7),

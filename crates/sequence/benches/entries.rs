@@ -17,6 +17,10 @@ use folio_sequence::{NewEntry, NewSeries, Sequence};
 use folio_store::{Scope, Store, testing};
 use uuid::Uuid;
 
+/// The allocator the folio server runs on (both sides of the comparison share it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
