@@ -117,10 +117,21 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
             namespace,
         });
     };
-    let (cleaned, foreign) = crate::foreign::without_foreign_elements(xml, syntax);
-    let xml = cleaned.as_deref().map(str::as_bytes).unwrap_or(xml);
-    let mut read = read(xml, syntax)?;
-    let mut notes: Vec<Finding> = foreign;
+    // folio's readers take only elements of the syntax's own vocabularies: a document they
+    // read has nothing of another to cut, so the scan for one runs only when they give up
+    let cleaned;
+    let (mut read, xml, mut notes) = match fast_read(xml, syntax) {
+        Some(read) => (read, xml, Vec::new()),
+        None => {
+            let foreign;
+            (cleaned, foreign) = crate::foreign::without_foreign_elements(xml, syntax);
+            let read = match cleaned.as_deref() {
+                Some(cut) => self::read(cut.as_bytes(), syntax)?,
+                None => crate_read(xml)?,
+            };
+            (read, cleaned.as_deref().map_or(xml, str::as_bytes), foreign)
+        }
+    };
     notes.extend(read.entries.iter().map(reader_note));
     unreadable_figures(&read.entries)?;
     fill_gaps(&mut read.invoice, xml, &mut notes);
@@ -140,19 +151,29 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
 /// document (it then reads what `en16931_formats` reads, and nothing to report), else the
 /// `en16931_formats` reader.
 fn read(xml: &[u8], syntax: Syntax) -> Result<en16931_formats::Read, Error> {
-    let fast = match syntax {
-        Syntax::Ubl => crate::read_ubl::read(xml).map(|i| (i, en16931_formats::Syntax::Ubl)),
-        Syntax::Cii => crate::read_cii::read(xml).map(|i| (i, en16931_formats::Syntax::Cii)),
-    };
-    match fast {
-        Some((invoice, syntax)) => Ok(en16931_formats::Read {
-            invoice,
-            syntax,
-            entries: Vec::new(),
-            pdf: None,
-        }),
-        None => en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string())),
+    match fast_read(xml, syntax) {
+        Some(read) => Ok(read),
+        None => crate_read(xml),
     }
+}
+
+/// folio's own reader of the syntax (`None` where it gives up: see `read_ubl`, `read_cii`).
+fn fast_read(xml: &[u8], syntax: Syntax) -> Option<en16931_formats::Read> {
+    let (invoice, syntax) = match syntax {
+        Syntax::Ubl => (crate::read_ubl::read(xml)?, en16931_formats::Syntax::Ubl),
+        Syntax::Cii => (crate::read_cii::read(xml)?, en16931_formats::Syntax::Cii),
+    };
+    Some(en16931_formats::Read {
+        invoice,
+        syntax,
+        entries: Vec::new(),
+        pdf: None,
+    })
+}
+
+/// `en16931-formats`' reader, which reads whatever the syntax allows.
+fn crate_read(xml: &[u8]) -> Result<en16931_formats::Read, Error> {
+    en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))
 }
 
 /// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on
