@@ -119,18 +119,17 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     };
     // folio's readers take only elements of the syntax's own vocabularies: a document they
     // read has nothing of another to cut, so the scan for one runs only when they give up
-    let cleaned;
-    let (mut read, xml, mut notes) = match fast_read(xml, syntax) {
-        Some(read) => (read, xml, Vec::new()),
-        None => {
-            let foreign;
-            (cleaned, foreign) = crate::foreign::without_foreign_elements(xml, syntax);
-            let read = match cleaned.as_deref() {
-                Some(cut) => self::read(cut.as_bytes(), syntax)?,
-                None => crate_read(xml)?,
-            };
-            (read, cleaned.as_deref().map_or(xml, str::as_bytes), foreign)
-        }
+    let fast = fast_read(xml, syntax);
+    let (cleaned, mut notes) = match fast {
+        Some(_) => (None, Vec::new()),
+        None => crate::foreign::without_foreign_elements(xml, syntax),
+    };
+    let xml = cleaned.as_deref().map_or(xml, str::as_bytes);
+    let mut read = match fast {
+        Some(read) => read,
+        // with elements cut, folio's reader may read what is left
+        None if cleaned.is_some() => self::read(xml, syntax)?,
+        None => crate_read(xml)?,
     };
     notes.extend(read.entries.iter().map(reader_note));
     unreadable_figures(&read.entries)?;

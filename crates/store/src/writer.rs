@@ -438,9 +438,10 @@ async fn commit_group(turn: &mut Turn) -> bool {
         return false;
     };
     // a member's savepoint its end could not undo must not commit with the group
-    let undone = match turn.dangling {
-        true => rollback_savepoint(&mut turn.conn).await,
-        false => Ok(()),
+    let undone = if turn.dangling {
+        rollback_savepoint(&mut turn.conn).await
+    } else {
+        Ok(())
     };
     turn.dangling = false;
     let result = match undone {
