@@ -12,7 +12,7 @@ use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::WriteTx;
 use crate::keys::Kek;
-use crate::writer::{Lane, SAVEPOINT, SCRIPT_START};
+use crate::writer::{Lane, SCRIPT_END, SCRIPT_START};
 use crate::{KeyError, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -82,7 +82,7 @@ impl Backend {
             Backend::Sqlite => (
                 "WHERE changes() > 0",
                 format!("{SCRIPT_START} {first}; {into}"),
-                format!("; RELEASE {SAVEPOINT}"),
+                SCRIPT_END.to_string(),
             ),
         };
         let selects: Vec<String> = rows

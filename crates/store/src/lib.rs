@@ -39,6 +39,7 @@
 mod blobs;
 mod console;
 mod db;
+mod deferred;
 mod error;
 pub mod keys;
 pub mod rows;
@@ -56,6 +57,7 @@ mod writer;
 pub use blobs::Blobs;
 pub use console::{ConsoleSignIn, SignInKind};
 pub use db::{Backend, Store};
+pub use deferred::Expect;
 pub use error::StoreError;
 pub use keys::{Kek, KeyError};
 pub use scope::{Query, Scope};

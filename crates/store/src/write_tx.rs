@@ -6,7 +6,7 @@ use sqlx::AnyConnection;
 use sqlx::any::{AnyQueryResult, AnyRow};
 
 use crate::writer::{Lane, Member, Ran, run_counted};
-use crate::{Query, StoreError};
+use crate::{Expect, Query, StoreError};
 
 /// A write transaction ([`crate::Store::begin_write`]): statements go through [`WriteTx::write`]
 /// and [`WriteTx::fetch_all`], or any other on [`WriteTx::conn`]; then `commit` or `rollback`;
@@ -53,6 +53,36 @@ impl WriteTx {
     /// caller then rolls back.
     pub async fn write(&mut self, query: Query<'_>) -> Result<AnyQueryResult, StoreError> {
         Ok(self.run(query).await?.changed())
+    }
+
+    /// From now on, on SQLite, a write through [`WriteTx::write_expecting`] is held back and
+    /// sent with the transaction's next statement (or its commit), in one round trip: the
+    /// transaction then fails as a whole, to be rolled back, if a write held back fails or
+    /// changes other than it expects. For work that can run again without holding writes back
+    /// when that happens (a run of a job's local steps). Whether writes are held back: never on
+    /// PostgreSQL.
+    pub fn defer_writes(&mut self) -> bool {
+        match &mut self.0 {
+            Kind::Sqlite(member) => member.defer_writes(),
+            Kind::Postgres(_) => false,
+        }
+    }
+
+    /// [`WriteTx::write`] of a statement whose caller needs to know only whether it changed as
+    /// `expect` says: `None` when it was held back (see [`WriteTx::defer_writes`]), to be
+    /// checked when it is sent.
+    pub async fn write_expecting(
+        &mut self,
+        query: Query<'_>,
+        expect: Expect,
+    ) -> Result<Option<AnyQueryResult>, StoreError> {
+        match &mut self.0 {
+            Kind::Sqlite(member) => Ok(member
+                .write_expecting(query, expect)
+                .await?
+                .map(Ran::changed)),
+            Kind::Postgres(_) => self.write(query).await.map(Some),
+        }
     }
 
     /// Runs a statement that returns rows (a read, or a write with `RETURNING`).

@@ -33,6 +33,7 @@ use sqlx::any::{AnyQueryResult, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Either, Execute as _, Executor};
 
 use crate::Query;
+use crate::deferred::{Deferred, Expect};
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
 /// Members at most in one group commit: bounds how long the first member waits for the commit.
@@ -58,7 +59,6 @@ macro_rules! savepoint {
         "folio_write"
     };
 }
-pub(crate) const SAVEPOINT: &str = savepoint!();
 
 /// The outcome of a group's `COMMIT`, as its members see it.
 type Committed = Option<Result<(), Arc<str>>>;
@@ -174,6 +174,9 @@ impl Lane {
             solo: false,
             opening: false,
             started: false,
+            deferring: false,
+            deferred: None,
+            failed: false,
         };
         let turn = member.turn_mut();
         if turn.dangling {
@@ -236,6 +239,12 @@ pub(crate) struct Member {
     opening: bool,
     /// Its start has run: the group is open, its savepoint (if any) made.
     started: bool,
+    /// Writes that only need a count checked are held back for its next statement.
+    deferring: bool,
+    deferred: Option<Deferred>,
+    /// A script of writes held back failed or changed what it should not: the member can
+    /// only roll back.
+    failed: bool,
 }
 
 impl Member {
@@ -259,9 +268,36 @@ impl Member {
         }
     }
 
+    /// From now on, writes through [`Member::write_expecting`] are held back for the next
+    /// statement (only in a member that can roll back alone); whether they are.
+    pub(crate) fn defer_writes(&mut self) -> bool {
+        self.deferring = self.savepoint && !self.solo;
+        self.deferring
+    }
+
+    /// Holds `query` back for the member's next statement when it defers writes (`None`);
+    /// else runs it.
+    pub(crate) async fn write_expecting(
+        &mut self,
+        query: Query<'_>,
+        expect: Expect,
+    ) -> Result<Option<Ran>, sqlx::Error> {
+        if !self.deferring {
+            return self.run(query).await.map(Some);
+        }
+        self.deferred
+            .get_or_insert_with(Deferred::default)
+            .hold(query, expect)?;
+        Ok(None)
+    }
+
     /// Runs `query` (a statement or a script), its start sent with it; a script that fails
-    /// half way is undone in full (its own savepoint, when that was made).
+    /// half way is undone in full (its own savepoint, when that was made). Writes held back go
+    /// first, in the same script.
     pub(crate) async fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
+        if let Some(deferred) = self.deferred.take() {
+            return self.run_deferred(deferred, Some(query)).await;
+        }
         let start = self.start();
         let before = statements(start);
         let script = query.sql().starts_with(SCRIPT_START);
@@ -276,8 +312,43 @@ impl Member {
             .map_err(|failed| failed.error)
     }
 
+    /// Sends the writes held back, then `query`, as one script after the member's start, and
+    /// checks each write held back; `query`'s counts and rows are returned. Should a
+    /// statement fail or a write change what it should not, the member has failed: its caller
+    /// rolls it back.
+    async fn run_deferred(
+        &mut self,
+        mut deferred: Deferred,
+        query: Option<Query<'_>>,
+    ) -> Result<Ran, sqlx::Error> {
+        if let Some(query) = query {
+            deferred.push(query)?;
+        }
+        let start = self.start();
+        let before = statements(start);
+        let ran = run_after(start, deferred.query(), &mut self.turn_mut().conn).await;
+        let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
+        self.after_start(completed >= before).await;
+        let checked = ran.map_err(|failed| failed.error).and_then(|mut ran| {
+            ran.counts.drain(..before.min(ran.counts.len()));
+            ran.counts = deferred.check(std::mem::take(&mut ran.counts))?;
+            Ok(ran)
+        });
+        self.failed = checked.is_err();
+        checked
+    }
+
+    /// Sends the writes held back, if any, on their own.
+    async fn flush(&mut self) -> Result<(), sqlx::Error> {
+        match self.deferred.take() {
+            Some(deferred) => self.run_deferred(deferred, None).await.map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
     /// The connection for a statement of the caller's own, the member's start run first.
     pub(crate) async fn conn(&mut self) -> Result<&mut AnyConnection, sqlx::Error> {
+        self.flush().await?;
         self.start_alone().await?;
         Ok(&mut self.turn_mut().conn)
     }
@@ -325,6 +396,15 @@ impl Member {
 
     /// Keeps the member's statements and waits for its group to commit.
     pub(crate) async fn commit(mut self) -> Result<(), sqlx::Error> {
+        let flushed = self.flush().await;
+        if self.failed {
+            let undone = self.rollback_started().await;
+            self.hand_on();
+            undone?;
+            return Err(flushed.err().unwrap_or_else(|| {
+                sqlx::Error::Protocol("a write held back failed: rolled back".into())
+            }));
+        }
         if self.solo {
             // the statement committed itself: only the checkpoint's count is left to keep
             let turn = self.turn.take();
@@ -358,16 +438,21 @@ impl Member {
 
     /// Undoes the member's statements (the rest of its group goes on).
     pub(crate) async fn rollback(mut self) -> Result<(), sqlx::Error> {
-        let result = if self.savepoint && self.started {
-            let turn = self.turn_mut();
-            let r = rollback_savepoint(&mut turn.conn).await;
-            turn.dangling = r.is_err();
-            r
-        } else {
-            Ok(())
-        };
+        self.deferred = None;
+        let result = self.rollback_started().await;
         self.hand_on();
         result
+    }
+
+    /// Undoes the member's savepoint, if it made one.
+    async fn rollback_started(&mut self) -> Result<(), sqlx::Error> {
+        if !(self.savepoint && self.started) {
+            return Ok(());
+        }
+        let turn = self.turn_mut();
+        let r = rollback_savepoint(&mut turn.conn).await;
+        turn.dangling = r.is_err();
+        r
     }
 
     /// Ends the member's turn: the next in line joins the open group and ends it or hands
@@ -462,6 +547,8 @@ async fn commit_group(turn: &mut Turn) -> bool {
 
 /// How a script of [`crate::Backend::then_insert`] starts on SQLite.
 pub(crate) const SCRIPT_START: &str = concat!("SAVEPOINT ", savepoint!(), ";");
+/// How it ends.
+pub(crate) const SCRIPT_END: &str = concat!("; RELEASE ", savepoint!());
 
 pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     conn.execute(concat!(

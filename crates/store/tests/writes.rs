@@ -277,6 +277,95 @@ async fn a_transactions_start_goes_with_its_first_statement() {
     assert_eq!(notes, vec!["y"], "the failed script's update stayed");
 }
 
+/// Writes held back (`defer_writes`, SQLite) go with the transaction's next statement and are
+/// checked then: as expected, everything stands and the statement's own count is its own; a
+/// write that changed other than expected, or failed, fails the transaction, which rolls back
+/// whole. On PostgreSQL nothing is held back: the caller gets each count at once.
+#[tokio::test]
+async fn writes_held_back_go_with_the_next_statement_and_are_checked() {
+    use folio_store::Expect;
+    for db in testing::backends().await {
+        let (store, label) = (&db.store, db.label);
+        let sqlite = store.backend() == folio_store::Backend::Sqlite;
+        table(store).await;
+        log_table(store).await;
+        for i in [1, 2, 3] {
+            insert(i).write(store).await.unwrap();
+        }
+        let script = store.backend().then_insert(
+            "UPDATE t SET note = 's' WHERE id = $1",
+            "INSERT INTO log (id)",
+            "$2",
+            "",
+        );
+        let set = |id: i64| sqlx::query("UPDATE t SET note = 'a' WHERE id = $1").bind(id);
+
+        let mut tx = store.begin_write().await.unwrap();
+        assert_eq!(tx.defer_writes(), sqlite, "{label}");
+        let held = tx
+            .write_expecting(set(1), Expect::Exactly(1))
+            .await
+            .unwrap();
+        assert_eq!(held.is_none(), sqlite, "{label}");
+        let q = sqlx::query(&script).bind(2i64).bind(20i64);
+        tx.write_expecting(q, Expect::AtLeast(1)).await.unwrap();
+        let own = tx.write(insert(10)).await.unwrap();
+        assert_eq!(own.rows_affected(), 1, "{label}: the statement's own count");
+        tx.commit().await.unwrap();
+        let notes: Vec<String> = column(store, "SELECT note FROM t ORDER BY id").await;
+        assert_eq!(notes, vec!["a", "s", "x", "x"], "{label}");
+        let logged: Vec<i64> = column(store, "SELECT id FROM log").await;
+        assert_eq!(logged, vec![20], "{label}");
+
+        // a write that changes nothing where one row was expected
+        let mut tx = store.begin_write().await.unwrap();
+        tx.defer_writes();
+        tx.write_expecting(set(3), Expect::Exactly(1))
+            .await
+            .unwrap();
+        let none = tx
+            .write_expecting(set(99), Expect::Exactly(1))
+            .await
+            .unwrap();
+        if sqlite {
+            assert!(none.is_none(), "{label}");
+            assert!(
+                tx.write(insert(11)).await.is_err(),
+                "{label}: checked when sent"
+            );
+            tx.rollback().await.unwrap();
+        } else {
+            assert_eq!(none.unwrap().rows_affected(), 0, "{label}");
+            tx.rollback().await.unwrap();
+        }
+        assert_eq!(ids(store).await, vec![1, 2, 3, 10], "{label}");
+        let notes: Vec<String> = column(store, "SELECT note FROM t WHERE id = 3").await;
+        assert_eq!(
+            notes,
+            vec!["x"],
+            "{label}: the transaction rolled back whole"
+        );
+
+        // a write held back that fails (a duplicate key) fails the commit, which keeps nothing
+        if sqlite {
+            let mut tx = store.begin_write().await.unwrap();
+            tx.defer_writes();
+            tx.write_expecting(set(2), Expect::Exactly(1))
+                .await
+                .unwrap();
+            tx.write_expecting(insert(1), Expect::Exactly(1))
+                .await
+                .unwrap();
+            assert!(tx.commit().await.is_err(), "{label}");
+            let notes: Vec<String> = column(store, "SELECT note FROM t WHERE id = 2").await;
+            assert_eq!(notes, vec!["s"], "{label}: nothing of it kept");
+            // the writer goes on
+            insert(12).write(store).await.unwrap();
+            assert_eq!(ids(store).await, vec![1, 2, 3, 10, 12], "{label}");
+        }
+    }
+}
+
 /// `then_insert` writes both rows or neither, and says which, even right after a statement that
 /// changed many rows (SQLite reports stale counts for a script's savepoint statements).
 #[tokio::test]

@@ -82,6 +82,43 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
     }
 }
 
+/// A run of local steps holds its silo writes back for its save (SQLite): when one of them
+/// changes other than taken for granted (here the state step finds its state there already,
+/// recorded by an earlier run of the same intent), the run rolls back and runs again step by
+/// step, which reports what happened; nothing is written twice.
+#[tokio::test]
+async fn a_run_whose_writes_held_back_do_not_hold_runs_again_step_by_step() {
+    for db in folio_store::testing::backends().await {
+        let (t, scope, envelope, job) = two_step_job(&db).await;
+        let claimed = queue::claim(t.store(), 60_000)
+            .await
+            .unwrap()
+            .expect("the job");
+        let earlier = folio_silo::NewState {
+            key: "processing".into(),
+            notes: None,
+            meta: None,
+            src: Some("transform".into()),
+            src_id: Some(claimed.intent_id.to_string()),
+        };
+        t.silo().set_state(scope, envelope, earlier).await.unwrap();
+        runner::run(&t, claimed, &CancellationToken::new()).await;
+
+        let done = t.job(scope, job).await.unwrap();
+        assert_eq!(done.status, "OK", "{}", db.label);
+        let codes: Vec<_> = done
+            .intents
+            .iter()
+            .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(codes, ["already-set", "folder"], "{}", db.label);
+        let states = t.silo().states(scope, envelope).await.unwrap();
+        assert_eq!(states.len(), 1, "{}: {states:?}", db.label);
+        let entry = t.silo().get(scope, envelope).await.unwrap();
+        assert_eq!(entry.folder.as_deref(), Some("done"), "{}", db.label);
+    }
+}
+
 /// A run of more local steps than one save writes intents for ([`MAX_INTENTS`]): every step
 /// is saved, in order, with its number, and the job's row ends where the last step left it.
 #[tokio::test]
