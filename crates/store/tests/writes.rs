@@ -44,6 +44,22 @@ fn insert(id: i64) -> folio_store::Query<'static> {
     sqlx::query("INSERT INTO t (id, note) VALUES ($1, 'x')").bind(id)
 }
 
+/// The table with rows 1 to 3, `log` beside it, and a script of `then_insert` that marks row
+/// `$1` and logs `$2`.
+async fn three_rows_and_a_script(store: &Store) -> String {
+    table(store).await;
+    log_table(store).await;
+    for i in [1, 2, 3] {
+        insert(i).write(store).await.unwrap();
+    }
+    store.backend().then_insert(
+        "UPDATE t SET note = 's' WHERE id = $1",
+        "INSERT INTO log (id)",
+        "$2",
+        "",
+    )
+}
+
 /// The table, and a write transaction that has inserted row 1 and holds the writer's turn.
 async fn writing_one(store: &Store) -> folio_store::WriteTx {
     table(store).await;
@@ -214,17 +230,7 @@ async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
 async fn a_transactions_start_goes_with_its_first_statement() {
     let db: TestDb = testing::sqlite().await;
     let store = &db.store;
-    table(store).await;
-    log_table(store).await;
-    for i in [1, 2, 3] {
-        insert(i).write(store).await.unwrap();
-    }
-    let script = store.backend().then_insert(
-        "UPDATE t SET note = 's' WHERE id = $1",
-        "INSERT INTO log (id)",
-        "$2",
-        "",
-    );
+    let script = three_rows_and_a_script(store).await;
     // a first transaction holds the turn, so that the others queue and join its group
     let mut first = store.begin_write().await.unwrap();
     let many = first
@@ -287,17 +293,7 @@ async fn writes_held_back_go_with_the_next_statement_and_are_checked() {
     for db in testing::backends().await {
         let (store, label) = (&db.store, db.label);
         let sqlite = store.backend() == folio_store::Backend::Sqlite;
-        table(store).await;
-        log_table(store).await;
-        for i in [1, 2, 3] {
-            insert(i).write(store).await.unwrap();
-        }
-        let script = store.backend().then_insert(
-            "UPDATE t SET note = 's' WHERE id = $1",
-            "INSERT INTO log (id)",
-            "$2",
-            "",
-        );
+        let script = three_rows_and_a_script(store).await;
         let set = |id: i64| sqlx::query("UPDATE t SET note = 'a' WHERE id = $1").bind(id);
 
         let mut tx = store.begin_write().await.unwrap();

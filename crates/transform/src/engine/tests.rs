@@ -36,20 +36,33 @@ async fn two_step_job(db: &TestDb) -> (Transform, Scope, Uuid, Uuid) {
     (t, scope, envelope, job)
 }
 
+/// Claims the ready job with a lease of `lease_ms`, as a worker would.
+async fn claim(t: &Transform, lease_ms: u64) -> queue::Claimed {
+    queue::claim(t.store(), lease_ms)
+        .await
+        .unwrap()
+        .expect("a ready job")
+}
+
+/// The job's status, and the code of each of its intents' last event.
+async fn outcome(t: &Transform, scope: Scope, job: Uuid) -> (String, Vec<String>) {
+    let done = t.job(scope, job).await.unwrap();
+    let codes = done
+        .intents
+        .iter()
+        .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
+        .collect();
+    (done.status, codes)
+}
+
 #[tokio::test]
 async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
     for db in folio_store::testing::backends().await {
         let (t, scope, envelope, job) = two_step_job(&db).await;
-        let stalled = queue::claim(t.store(), 1)
-            .await
-            .unwrap()
-            .expect("a ready job");
+        let stalled = claim(&t, 1).await;
         tokio::time::sleep(Duration::from_millis(20)).await;
         // the lease ran out: another worker claims the job
-        let current = queue::claim(t.store(), 60_000)
-            .await
-            .unwrap()
-            .expect("the job again");
+        let current = claim(&t, 60_000).await;
         assert_eq!((stalled.id, current.id), (job, job), "{}", db.label);
 
         let shutdown = CancellationToken::new();
@@ -71,13 +84,8 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
         assert_eq!(keys, ["processing"], "{}", db.label);
         let entry = t.silo().get(scope, envelope).await.unwrap();
         assert_eq!(entry.folder.as_deref(), Some("done"), "{}", db.label);
-        let done = t.job(scope, job).await.unwrap();
-        assert_eq!(done.status, "OK", "{}", db.label);
-        let codes: Vec<_> = done
-            .intents
-            .iter()
-            .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
-            .collect();
+        let (status, codes) = outcome(&t, scope, job).await;
+        assert_eq!(status, "OK", "{}", db.label);
         assert_eq!(codes, ["state", "folder"], "{}", db.label);
     }
 }
@@ -90,10 +98,7 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
 async fn a_run_whose_writes_held_back_do_not_hold_runs_again_step_by_step() {
     for db in folio_store::testing::backends().await {
         let (t, scope, envelope, job) = two_step_job(&db).await;
-        let claimed = queue::claim(t.store(), 60_000)
-            .await
-            .unwrap()
-            .expect("the job");
+        let claimed = claim(&t, 60_000).await;
         let earlier = folio_silo::NewState {
             key: "processing".into(),
             notes: None,
@@ -104,13 +109,8 @@ async fn a_run_whose_writes_held_back_do_not_hold_runs_again_step_by_step() {
         t.silo().set_state(scope, envelope, earlier).await.unwrap();
         runner::run(&t, claimed, &CancellationToken::new()).await;
 
-        let done = t.job(scope, job).await.unwrap();
-        assert_eq!(done.status, "OK", "{}", db.label);
-        let codes: Vec<_> = done
-            .intents
-            .iter()
-            .map(|i| i.events.last().unwrap().code.clone().unwrap_or_default())
-            .collect();
+        let (status, codes) = outcome(&t, scope, job).await;
+        assert_eq!(status, "OK", "{}", db.label);
         assert_eq!(codes, ["already-set", "folder"], "{}", db.label);
         let states = t.silo().states(scope, envelope).await.unwrap();
         assert_eq!(states.len(), 1, "{}: {states:?}", db.label);
@@ -142,11 +142,7 @@ async fn a_long_run_of_local_steps_saves_every_step_in_order() {
         let wf = Uuid::new_v4();
         t.create_workflow(scope, wf, save, 100).await.unwrap();
         let job = t.create_job(scope, job(wf, envelope)).await.unwrap().0.id;
-        let claimed = queue::claim(t.store(), 60_000)
-            .await
-            .unwrap()
-            .expect("the job");
-        runner::run(&t, claimed, &CancellationToken::new()).await;
+        runner::run(&t, claim(&t, 60_000).await, &CancellationToken::new()).await;
 
         let done = t.job(scope, job).await.unwrap();
         assert_eq!(done.status, "OK", "{}", db.label);
