@@ -105,7 +105,8 @@ async fn run_inner(
     // the job as the run in `open` found it, to run it again should its writes held back fail
     let mut run_start = job.clone();
     loop {
-        if open.is_none() {
+        // (once a run has failed this way none holds back again: no copy is needed)
+        if open.is_none() && run.hold_back {
             run_start.clone_from(job);
         }
         let Some(step) = def.step(&job.step_id).cloned() else {
