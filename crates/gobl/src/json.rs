@@ -127,7 +127,7 @@ struct Parser<'a> {
     max_depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn err<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
         Err(error_at(self.src, self.pos, message.into()))
     }
@@ -324,17 +324,14 @@ impl Parser<'_> {
 
     fn parse_string(&mut self) -> Result<Text, ParseError> {
         self.pos += 1; // opening quote
-        let mut out = Text::default();
+        // Most strings hold no escape: taken whole, in one scan for the closing quote.
+        let run = self.run_to_escape();
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+            return Ok(Text::new(run));
+        }
+        let mut out = Text::new(run);
         loop {
-            let run_start = self.pos;
-            while let Some(&b) = self.bytes.get(self.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
-            // Stops only on ASCII bytes, so both ends are char boundaries.
-            out.push_str(&self.src[run_start..self.pos]);
             match self.peek() {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
@@ -355,12 +352,14 @@ impl Parser<'_> {
                         Some(b'u') => {
                             self.pos += 1;
                             out.push(self.parse_unicode_escape()?);
+                            out.push_str(self.run_to_escape());
                             continue;
                         }
                         _ => return self.unexpected("a valid escape character"),
                     };
                     self.pos += 1;
                     out.push(c);
+                    out.push_str(self.run_to_escape());
                 }
                 Some(b) => {
                     return self.err(format!(
@@ -369,6 +368,16 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// The text from here to the next byte a string cannot hold raw (its closing quote, an
+    /// escape, a control character, or the end), which the position is moved to. It stops
+    /// only on ASCII bytes, so both ends are char boundaries.
+    fn run_to_escape(&mut self) -> &'a str {
+        let start = self.pos;
+        let rest = &self.bytes[start..];
+        self.pos = start + find_escape(rest).unwrap_or(rest.len());
+        &self.src[start..self.pos]
     }
 
     fn hex4(&mut self) -> Result<u16, ParseError> {
@@ -853,6 +862,31 @@ mod tests {
             "{",
         ] {
             assert!(parse(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+
+    #[test]
+    fn strings_read_as_written_around_escapes() {
+        let texts = [
+            "",
+            "plain",
+            "a run longer than eight bytes, then \"quoted\" and \\ a backslash",
+            "\n\t\r\u{8}\u{c} at the start, é ü 漢字 🦀 in between",
+            "ends with an escape\n",
+            "\u{1}\u{1f} control characters, \u{7f} not one",
+        ];
+        for text in texts {
+            // serde_json writes the escapes (`\n`, `\u0001`, ...); `\/` and a surrogate pair
+            // are added by hand, after and before a run
+            let written = serde_json::to_string(text).unwrap();
+            let inner = &written[1..written.len() - 1];
+            for json in [
+                written.clone(),
+                format!(r#""{inner}\/\ud83e\udd80x{inner}""#),
+            ] {
+                let want: String = serde_json::from_str(&json).unwrap();
+                assert_eq!(parse(&json).unwrap(), Value::String(want.into()), "{json}");
+            }
         }
     }
 
