@@ -84,9 +84,9 @@ pub(crate) fn references(doc: &Value, own: Uuid) -> BTreeMap<Uuid, String> {
         .collect()
 }
 
-fn walk(
-    value: &Value,
-    path: &mut Vec<String>,
+fn walk<'a>(
+    value: &'a Value,
+    path: &mut Vec<&'a str>,
     found: &mut BTreeMap<Uuid, Vec<String>>,
     depth: usize,
 ) {
@@ -102,7 +102,8 @@ fn walk(
                     }
                     continue;
                 }
-                path.push(name.to_string());
+                // the path borrows the names it passes: a string is made only for a find
+                path.push(name.as_str());
                 walk(member, path, found, depth + 1);
                 path.pop();
             }
@@ -119,14 +120,14 @@ fn walk(
     }
 }
 
-/// `lines` → `line`, `addresses` → `address`, `preceding` stays.
-fn singular(name: &str) -> String {
-    if let Some(stem) = name.strip_suffix("sses") {
-        format!("{stem}ss")
+/// `lines` → `line`, `addresses` → `address`, `preceding` stays: always the start of `name`.
+fn singular(name: &str) -> &str {
+    if name.ends_with("sses") {
+        &name[..name.len() - 2]
     } else if let Some(stem) = name.strip_suffix('s').filter(|s| !s.ends_with('s')) {
-        stem.to_string()
+        stem
     } else {
-        name.to_string()
+        name
     }
 }
 
