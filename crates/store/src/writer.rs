@@ -329,8 +329,8 @@ impl Member {
         let ran = run_after(start, deferred.query(), &mut self.turn_mut().conn).await;
         let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
         self.after_start(completed >= before).await;
-        let checked = ran.map_err(|failed| failed.error).and_then(|mut ran| {
-            ran.counts.drain(..before.min(ran.counts.len()));
+        let checked = ran.map_err(|failed| failed.error).and_then(|ran| {
+            let mut ran = ran.without(before, false);
             ran.counts = deferred.check(std::mem::take(&mut ran.counts))?;
             Ok(ran)
         });
