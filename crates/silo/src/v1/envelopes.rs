@@ -89,6 +89,10 @@ pub struct DigestOut {
     pub val: String,
 }
 
+/// A request's `data`, already checked as JSON by its reading (`None` for an answer to a
+/// request without one).
+pub type Sent = Option<Box<RawValue>>;
+
 /// An envelope resource.
 // `M` and `F`: the version's `meta` and files (v1's are the defaults).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -145,13 +149,18 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
 
 impl<M, F> EnvelopeOut<M, F> {
     /// The wire form of an entry, with the version's files and its `meta` of the entry's.
-    pub fn of<W: Wire<File = F>, G>(entry: Entry, meta: G) -> ApiResult<Self>
+    /// `sent` is the request's `data`, already checked as JSON: when the entry stores it as
+    /// sent, the answer carries it instead of checking a copy of the stored text again.
+    pub fn of<W: Wire<File = F>, G>(entry: Entry, sent: Sent, meta: G) -> ApiResult<Self>
     where
         G: FnOnce(Uuid, Meta) -> M,
     {
-        let data = match entry.data.as_deref() {
-            Some(text) => Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?),
-            None => None,
+        let data = match (entry.data.as_deref(), sent) {
+            (Some(text), Some(raw)) if raw.get() == text => Some(raw),
+            (Some(text), _) => {
+                Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?)
+            }
+            (None, _) => None,
         };
         let typ = entry.typ().to_owned();
         let faults = (!entry.faults.is_empty()).then_some(entry.faults);
@@ -235,18 +244,19 @@ pub(super) fn routes<W: Wire>() -> OpenApiRouter {
     operations!(W; list<W>, create<W>, put<W>, fetch<W>, update<W>, fetch_by_key<W>)
 }
 
+/// The envelope a `PUT` or `POST` asks for, and its `data` as sent (for the answer).
 async fn new_envelope<W: Wire>(
     silo: &Silo,
     ws: Scope,
     id: Option<Uuid>,
     body: EnvelopeIn<W::MetaIn>,
-) -> ApiResult<NewEnvelope> {
-    let data = match (body.data, body.previous_id) {
+) -> ApiResult<(NewEnvelope, Sent)> {
+    let data = match (&body.data, body.previous_id) {
         (Some(data), _) => data.get().to_owned(),
         (None, Some(previous)) => from_previous(silo, ws, previous, body.correct).await?,
         (None, None) => return Err(ApiError::invalid_field("data", "required")),
     };
-    Ok(NewEnvelope {
+    let new = NewEnvelope {
         id,
         data,
         key: body.key.filter(|k| !k.is_empty()),
@@ -255,7 +265,8 @@ async fn new_envelope<W: Wire>(
         meta: W::meta(or_default(body.meta))?,
         sign: body.sign.unwrap_or(false),
         allow_invalid: body.allow_invalid.unwrap_or(false),
-    })
+    };
+    Ok((new, body.data))
 }
 
 /// The document of an entry made from the entry `previous`: its correction when `correct`
@@ -304,9 +315,9 @@ pub(super) async fn put<W: Wire>(
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopeIn<W::MetaIn>>,
 ) -> ApiResult<Json<W::Entry>> {
-    let new = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
+    let (new, sent) = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
     let entry = silo.create(caller.scope(), new).await?;
-    Ok(Json(W::entry(entry)?))
+    Ok(Json(W::stored(entry, sent)?))
 }
 
 /// Store an envelope under a server-chosen id.
@@ -320,9 +331,9 @@ pub(super) async fn create<W: Wire>(
     Handle(silo): Handle<Silo>,
     Json(body): Json<EnvelopeIn<W::MetaIn>>,
 ) -> ApiResult<Json<W::Entry>> {
-    let new = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
+    let (new, sent) = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
     let entry = silo.create(caller.scope(), new).await?;
-    Ok(Json(W::entry(entry)?))
+    Ok(Json(W::stored(entry, sent)?))
 }
 
 /// Fetch an envelope with its data.

@@ -18,7 +18,7 @@ mod states;
 mod versions;
 mod wire;
 
-pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch};
+pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, Sent};
 pub use files::{FileIn, FileOut};
 pub use gobl::{BuildIn, GoblOut, SignIn};
 pub use identities::{IdentityIn, IdentityList, IdentityOut};

@@ -33,6 +33,8 @@ async fn every_reference_envelope_round_trips_byte_for_byte() {
             let uri = format!("/silo/v1/envelopes/{}", env.head.uuid);
             let body = format!(r#"{{"data": {text}, "key": "k{i}"}}"#);
             let put = send_as(&app, &token, Method::PUT, &uri, Some(body.clone())).await;
+            let answered: WithData = serde_json::from_slice(&put.body).unwrap();
+            assert_eq!(answered.data.get(), text, "the PUT's answer");
             let put_json = put.expect(200);
             assert_eq!(
                 put_json["digest"]["val"],
@@ -98,10 +100,13 @@ async fn bare_documents_are_enveloped_with_a_correct_digest() {
                 );
                 continue;
             }
+            let answered: WithData = serde_json::from_slice(&resp.body).unwrap();
             let out = resp.expect(200);
             stored += 1;
             let got = app.get(&format!("/silo/v1/envelopes/{id}")).await;
             let got: WithData = serde_json::from_slice(&got.body).unwrap();
+            // the answer is the envelope built and stored, not the document sent
+            assert_eq!(answered.data.get(), got.data.get(), "{}", path.display());
             let env = Envelope::from_json(got.data.get()).unwrap();
             assert_eq!(env.head.uuid, id);
             env.verify_digest()
