@@ -353,7 +353,7 @@ impl<'a> Doc<'a> {
     /// The namespace a prefix is bound to; no prefix and no default namespace is no
     /// namespace.
     fn lookup(&self, prefix: &str) -> Option<Space> {
-        let bound = self.bindings.iter().rev().find(|(p, _)| *p == prefix);
+        let bound = self.bindings.iter().rev().find(|(p, _)| same(p, prefix));
         match bound {
             Some((_, space)) => Some(*space),
             None if prefix.is_empty() => Some(Space::Other),
@@ -381,7 +381,7 @@ impl<'a> Doc<'a> {
     /// would turn it into a line feed), no `]]>`.
     fn leaf_text(&self, bytes: &[u8]) -> R<&'a str> {
         let s = self.slice(bytes)?;
-        if !chars_ok(s, false) || s.contains("]]>") {
+        if !chars_ok(s, false) || (s.contains(']') && s.contains("]]>")) {
             return Err(Stop);
         }
         Ok(s)
@@ -468,6 +468,12 @@ fn is_ncname(s: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// `a == b` for a tag's prefix, compared in line: the prefixes are a few bytes, and `==` on
+/// `str` calls `memcmp`, which costs more than comparing them (every element looks one up).
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 fn is_space(c: char) -> bool {
