@@ -36,6 +36,7 @@ pub mod totals_parse;
 mod write_cii;
 mod write_ubl;
 mod xml_escape;
+mod xml_names;
 mod xml_reference;
 
 pub use context::{Context, Format, Syntax};

@@ -7,6 +7,8 @@ use std::borrow::Cow;
 
 use quick_xml::events::{BytesStart, Event};
 
+use crate::xml_names::same_prefix;
+
 /// The fast path gives up; the caller falls back to `en16931-formats`.
 pub(super) struct Stop;
 
@@ -353,7 +355,11 @@ impl<'a> Doc<'a> {
     /// The namespace a prefix is bound to; no prefix and no default namespace is no
     /// namespace.
     fn lookup(&self, prefix: &str) -> Option<Space> {
-        let bound = self.bindings.iter().rev().find(|(p, _)| same(p, prefix));
+        let bound = self
+            .bindings
+            .iter()
+            .rev()
+            .find(|(p, _)| same_prefix(p, prefix));
         match bound {
             Some((_, space)) => Some(*space),
             None if prefix.is_empty() => Some(Space::Other),
@@ -468,12 +474,6 @@ fn is_ncname(s: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
-/// `a == b` for a tag's prefix, compared in line: the prefixes are a few bytes, and `==` on
-/// `str` calls `memcmp`, which costs more than comparing them (every element looks one up).
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 fn is_space(c: char) -> bool {

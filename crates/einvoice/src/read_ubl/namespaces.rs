@@ -2,6 +2,8 @@
 //! quick-xml's namespace reader because the attribute scan finds the declarations anyway, and
 //! an invoice declares its few namespaces once, on the root.
 
+use crate::xml_names::same_prefix;
+
 /// The declarations in force, innermost last, each with the depth of the element making it.
 #[derive(Default)]
 pub(super) struct Namespaces<'i> {
@@ -18,7 +20,11 @@ impl<'i> Namespaces<'i> {
     /// The URI of a prefix (empty for the default namespace); `None` when unbound, or when
     /// the default namespace is undeclared (`xmlns=""`).
     pub(super) fn resolve(&self, prefix: &str) -> Option<&'i str> {
-        let (_, uri, _) = self.bindings.iter().rev().find(|(p, _, _)| *p == prefix)?;
+        let (_, uri, _) = self
+            .bindings
+            .iter()
+            .rev()
+            .find(|(p, _, _)| same_prefix(p, prefix))?;
         (!uri.is_empty()).then_some(*uri)
     }
 
