@@ -340,25 +340,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    let c = match self.peek() {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
-                        Some(b'u') => {
-                            self.pos += 1;
-                            out.push(self.parse_unicode_escape()?);
-                            out.push_str(self.run_to_escape());
-                            continue;
-                        }
-                        _ => return self.unexpected("a valid escape character"),
-                    };
-                    self.pos += 1;
-                    out.push(c);
+                    out.push(self.parse_escape()?);
                     out.push_str(self.run_to_escape());
                 }
                 Some(b) => {
@@ -368,6 +350,27 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The character an escape stands for, read from just after its backslash.
+    fn parse_escape(&mut self) -> Result<char, ParseError> {
+        let c = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                return self.parse_unicode_escape();
+            }
+            _ => return self.unexpected("a valid escape character"),
+        };
+        self.pos += 1;
+        Ok(c)
     }
 
     /// The text from here to the next byte a string cannot hold raw (its closing quote, an
