@@ -22,9 +22,13 @@ pub(crate) const UBL_CREDIT_NOTE: &str =
     "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 pub(crate) const CII: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
 
+/// The document as text: folio reads UTF-8 only.
+fn utf8(xml: &[u8]) -> Result<&str, Error> {
+    std::str::from_utf8(xml).map_err(|e| Error::NotXml(format!("not UTF-8: {e}")))
+}
+
 /// The root element's local name and namespace, without reading further than it.
-fn root(xml: &[u8]) -> Result<(String, String), Error> {
-    let text = std::str::from_utf8(xml).map_err(|e| Error::NotXml(format!("not UTF-8: {e}")))?;
+fn root(text: &str) -> Result<(String, String), Error> {
     let start = text
         .find(|c: char| !c.is_whitespace() && c != '\u{feff}')
         .ok_or_else(|| Error::NotXml("empty document".into()))?;
@@ -60,7 +64,7 @@ fn root(xml: &[u8]) -> Result<(String, String), Error> {
 
 /// The syntax of an XML document, from its root element; `None` when it is neither.
 pub fn detect(xml: &[u8]) -> Option<Syntax> {
-    let (name, ns) = root(xml).ok()?;
+    let (name, ns) = utf8(xml).and_then(root).ok()?;
     syntax_of(&name, &ns)
 }
 
@@ -109,7 +113,9 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     if xml.len() > crate::MAX_XML_BYTES {
         return Err(Error::TooLarge(xml.len()));
     }
-    let (name, namespace) = root(xml)?;
+    // checked as UTF-8 once, for the root and the fast readers
+    let text = utf8(xml)?;
+    let (name, namespace) = root(text)?;
     // the root is read once: its name and namespace decide the syntax
     let Some(syntax) = syntax_of(&name, &namespace) else {
         return Err(Error::UnknownDocument {
@@ -119,7 +125,7 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     };
     // folio's readers take only elements of the syntax's own vocabularies: a document they
     // read has nothing of another to cut, so the scan for one runs only when they give up
-    let fast = fast_read(xml, syntax);
+    let fast = fast_read(text, syntax);
     let (cleaned, mut notes) = match fast {
         Some(_) => (None, Vec::new()),
         None => crate::foreign::without_foreign_elements(xml, syntax),
@@ -150,17 +156,17 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
 /// document (it then reads what `en16931_formats` reads, and nothing to report), else the
 /// `en16931_formats` reader.
 fn read(xml: &[u8], syntax: Syntax) -> Result<en16931_formats::Read, Error> {
-    match fast_read(xml, syntax) {
+    match utf8(xml).ok().and_then(|text| fast_read(text, syntax)) {
         Some(read) => Ok(read),
         None => crate_read(xml),
     }
 }
 
 /// folio's own reader of the syntax (`None` where it gives up: see `read_ubl`, `read_cii`).
-fn fast_read(xml: &[u8], syntax: Syntax) -> Option<en16931_formats::Read> {
+fn fast_read(text: &str, syntax: Syntax) -> Option<en16931_formats::Read> {
     let (invoice, syntax) = match syntax {
-        Syntax::Ubl => (crate::read_ubl::read(xml)?, en16931_formats::Syntax::Ubl),
-        Syntax::Cii => (crate::read_cii::read(xml)?, en16931_formats::Syntax::Cii),
+        Syntax::Ubl => (crate::read_ubl::read(text)?, en16931_formats::Syntax::Ubl),
+        Syntax::Cii => (crate::read_cii::read(text)?, en16931_formats::Syntax::Cii),
     };
     Some(en16931_formats::Read {
         invoice,

@@ -16,8 +16,8 @@ mod xml;
 mod tests;
 
 /// The model of a CII invoice, when the fast path is sure of it.
-pub(crate) fn read(xml: &[u8]) -> Option<en16931::Invoice> {
-    let (mut doc, root) = xml::Doc::open(xml).ok()?;
+pub(crate) fn read(text: &str) -> Option<en16931::Invoice> {
+    let (mut doc, root) = xml::Doc::open(text).ok()?;
     let invoice = head::invoice(&mut doc, &root).ok()?;
     doc.finish().ok()?;
     Some(invoice)

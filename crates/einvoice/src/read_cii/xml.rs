@@ -138,9 +138,8 @@ pub(super) struct Doc<'a> {
 impl<'a> Doc<'a> {
     /// Reads up to and including the document element, which must be CII's
     /// `CrossIndustryInvoice`.
-    pub(super) fn open(xml: &'a [u8]) -> R<(Self, Elem<'a>)> {
-        let xml = xml.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(xml);
-        let text = std::str::from_utf8(xml).map_err(|_| Stop)?;
+    pub(super) fn open(text: &'a str) -> R<(Self, Elem<'a>)> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let body = text.get(declaration(text)?..).ok_or(Stop)?;
         let mut doc = Doc {
             text,

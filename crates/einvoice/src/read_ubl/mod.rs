@@ -37,9 +37,8 @@ use values::Value;
 const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 /// The model of a UBL invoice or credit note, when this reader is sure of every part of it;
-/// `None` otherwise (never a panic, whatever the bytes).
-pub(crate) fn read(xml: &[u8]) -> Option<Invoice> {
-    let text = std::str::from_utf8(xml).ok()?;
+/// `None` otherwise (never a panic, whatever the text).
+pub(crate) fn read(text: &str) -> Option<Invoice> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if !syntax::characters_allowed(text) {
         return None;
