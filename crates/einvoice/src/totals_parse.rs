@@ -9,22 +9,20 @@ use crate::gobl_doc::decimal;
 /// normalised for comparison; a missing optional total is zero on both sides.
 pub fn pairs(inv: &en16931::Invoice, envelope: &Value) -> Vec<(&'static str, Decimal, Decimal)> {
     let t = &inv.totals;
-    let gobl = |path: &str| {
-        decimal(envelope, &format!("doc/totals/{path}"))
-            .unwrap_or_default()
-            .normalize()
-    };
+    // looked up once: each figure is then a member of it
+    let totals = &envelope["doc"]["totals"];
+    let gobl = |name: &str| decimal(totals, name).unwrap_or_default().normalize();
     let doc = |a: Option<en16931::InvoiceAmount>| {
         a.map(|a| a.into_decimal()).unwrap_or_default().normalize()
     };
-    let vat = envelope["doc"]["totals"]["taxes"]["categories"]
+    let vat = totals["taxes"]["categories"]
         .as_array()
         .and_then(|c| c.iter().find(|c| c["code"] == "VAT"))
         .and_then(|c| decimal(c, "amount"))
         .unwrap_or_default()
         .normalize();
     let advance = gobl("advance");
-    let due = decimal(envelope, "doc/totals/due")
+    let due = decimal(totals, "due")
         .map(|d| d.normalize())
         .unwrap_or_else(|| gobl("payable") - advance);
     vec![

@@ -448,22 +448,33 @@ fn attribute<'a>(rest: &mut &'a str) -> R<Option<(&'a str, &'a str)>> {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
         .count();
     let (name, tail) = after_space.split_at(name_len);
-    if !name.split(':').all(is_ncname) || name.matches(':').count() > 1 {
+    if !is_qname(name) {
         return Err(Stop);
     }
     let tail = tail.trim_start_matches(is_space);
     let tail = tail.strip_prefix('=').ok_or(Stop)?;
     let tail = tail.trim_start_matches(is_space);
-    let quote = tail.chars().next().filter(|q| *q == '"' || *q == '\'');
+    let quote = tail.bytes().next().filter(|q| *q == b'"' || *q == b'\'');
     let quote = quote.ok_or(Stop)?;
     let inner = tail.get(1..).ok_or(Stop)?;
-    let end = inner.find(quote).ok_or(Stop)?;
+    let end = memchr::memchr(quote, inner.as_bytes()).ok_or(Stop)?;
     let value = inner.get(..end).ok_or(Stop)?;
     if value.contains(['<', '&', '\t', '\n', '\r']) || !chars_ok(value, false) {
         return Err(Stop);
     }
     *rest = inner.get(end + 1..).ok_or(Stop)?;
     Ok(Some((name, value)))
+}
+
+/// A name with at most one colon, each side an [`is_ncname`].
+fn is_qname(name: &str) -> bool {
+    match memchr::memchr(b':', name.as_bytes()) {
+        Some(at) => {
+            let (prefix, rest) = name.split_at(at);
+            is_ncname(prefix) && rest.get(1..).is_some_and(is_ncname)
+        }
+        None => is_ncname(name),
+    }
 }
 
 /// An ASCII name without a colon (a prefix or a local name).
@@ -485,7 +496,8 @@ fn is_space_byte(b: u8) -> bool {
 
 /// Text between elements: white space only (else it is mixed content).
 fn blank(bytes: &[u8]) -> R<()> {
-    if bytes.iter().all(|b| is_space_byte(*b)) {
+    // a fold without an early exit, which the compiler vectorises: the text is an indent
+    if bytes.iter().fold(true, |all, b| all & is_space_byte(*b)) {
         Ok(())
     } else {
         Err(Stop)
@@ -505,6 +517,11 @@ fn comment(bytes: &[u8]) -> R<()> {
 /// `cr`, carriage return; not U+FFFE or U+FFFF).
 fn chars_ok(s: &str, cr: bool) -> bool {
     let b = s.as_bytes();
+    // Nearly all text has no control character and no lead byte of U+FFFE or U+FFFF: one
+    // pass without an early exit, which the compiler vectorises, answers for it.
+    if b.iter().fold(true, |ok, &c| ok & (c >= 0x20) & (c != 0xEF)) {
+        return true;
+    }
     b.iter().enumerate().all(|(i, &c)| match c {
         b'\t' | b'\n' => true,
         b'\r' => cr,
