@@ -5,11 +5,15 @@
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
 
-use std::time::{Duration, Instant};
+use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio_einvoice::{Format, generate, import};
 use serde_json::{Value, json};
+
+// The national formats' bench times its rows the same way.
+#[path = "../../national/benches/common/mod.rs"]
+mod common;
 
 /// The allocator the folio server runs on (both sides of the comparison share it).
 #[global_allocator]
@@ -45,18 +49,6 @@ fn invoice(lines: usize) -> Value {
     gobl::builder::build(doc).expect("the benchmark invoice builds")
 }
 
-/// Calls per second of `f` over `budget`: the direct figure of the `BENCH` line that
-/// `bench/run.sh` collects (criterion's own report stays as it is).
-fn per_second<T>(f: impl Fn() -> T, budget: Duration) -> f64 {
-    let start = Instant::now();
-    let mut n = 0u64;
-    while start.elapsed() < budget {
-        std::hint::black_box(f());
-        n += 1;
-    }
-    n as f64 / start.elapsed().as_secs_f64()
-}
-
 /// The serde_json round trip of the baseline.
 fn round_trip(text: &str) -> String {
     let v: Value = serde_json::from_str(text).expect("parse");
@@ -80,11 +72,11 @@ fn count_only() -> bool {
     let cii = generate(&envelope, Format::Cii).expect("CII").xml;
     for _ in 0..n {
         match what {
-            "json" => drop(std::hint::black_box(round_trip(&text))),
-            "ubl" => drop(std::hint::black_box(generate(&envelope, Format::Ubl))),
-            "cii" => drop(std::hint::black_box(generate(&envelope, Format::Cii))),
-            "ubl-import" => drop(std::hint::black_box(import(ubl.as_bytes()))),
-            "cii-import" => drop(std::hint::black_box(import(cii.as_bytes()))),
+            "json" => drop(black_box(round_trip(&text))),
+            "ubl" => drop(black_box(generate(&envelope, Format::Ubl))),
+            "cii" => drop(black_box(generate(&envelope, Format::Cii))),
+            "ubl-import" => drop(black_box(import(ubl.as_bytes()))),
+            "cii-import" => drop(black_box(import(cii.as_bytes()))),
             other => panic!("CONVERT_COUNT: unknown conversion {other:?}"),
         }
     }
@@ -117,20 +109,18 @@ fn bench(c: &mut Criterion) {
             b.iter(|| import(cii.as_bytes()).expect("import"))
         });
         group.finish();
-        let budget = Duration::from_millis(1500);
-        let plain = per_second(|| round_trip(&text), budget);
-        for (name, rate) in [
-            (
-                "GOBL → UBL",
-                per_second(|| generate(&envelope, Format::Ubl), budget),
-            ),
-            (
-                "GOBL → CII",
-                per_second(|| generate(&envelope, Format::Cii), budget),
-            ),
-            ("UBL → GOBL", per_second(|| import(ubl.as_bytes()), budget)),
-            ("CII → GOBL", per_second(|| import(cii.as_bytes()), budget)),
-        ] {
+        // Each conversion timed in slices alternating with the baseline's, so that a burst of
+        // other work on the machine slows both alike (a baseline timed once, before the four
+        // conversions, moved every ratio with the machine's load).
+        let plain = || drop(black_box(round_trip(&text)));
+        let rows: [(&str, &dyn Fn()); 4] = [
+            ("GOBL → UBL", &|| drop(black_box(generate(&envelope, Format::Ubl)))),
+            ("GOBL → CII", &|| drop(black_box(generate(&envelope, Format::Cii)))),
+            ("UBL → GOBL", &|| drop(black_box(import(ubl.as_bytes())))),
+            ("CII → GOBL", &|| drop(black_box(import(cii.as_bytes())))),
+        ];
+        for (name, convert) in rows {
+            let (rate, plain) = common::rates(convert, &plain);
             println!(
                 "BENCH | {name}, {lines} lines | {rate:.0}/s | serde_json parse+serialise {plain:.0}/s | {:.2}",
                 rate / plain
