@@ -114,8 +114,12 @@ fn bench(c: &mut Criterion) {
         // conversions, moved every ratio with the machine's load).
         let plain = || drop(black_box(round_trip(&text)));
         let rows: [(&str, &dyn Fn()); 4] = [
-            ("GOBL → UBL", &|| drop(black_box(generate(&envelope, Format::Ubl)))),
-            ("GOBL → CII", &|| drop(black_box(generate(&envelope, Format::Cii)))),
+            ("GOBL → UBL", &|| {
+                drop(black_box(generate(&envelope, Format::Ubl)))
+            }),
+            ("GOBL → CII", &|| {
+                drop(black_box(generate(&envelope, Format::Cii)))
+            }),
             ("UBL → GOBL", &|| drop(black_box(import(ubl.as_bytes())))),
             ("CII → GOBL", &|| drop(black_box(import(cii.as_bytes())))),
         ];

@@ -128,15 +128,18 @@ fn calculates(text: &str) -> bool {
     build_with(v, &opts).map_or_else(|inv| !inv.envelope.is_null(), |_| true)
 }
 
+/// The add-on families of the add-on rows, each with the reference example it is built on.
+const ADDONS: [(&str, &str); 3] = [
+    ("es-verifactu-v1", "es/invoice-es-es-verifactu.yaml"),
+    // Not b2b-deffered.json: its `deferred` tag is the add-on's, so without the add-on
+    // the build stopped at normalisation and the row compared a build with a refusal.
+    ("it-sdi-v1", "it/b2b-fund-contribution.json"),
+    ("pl-favat-v3", "pl/invoice-simplified.json"),
+];
+
 /// One row per add-on family: the invoice with its add-on against the same without it.
 fn addon_rows() {
-    for (addon, example) in [
-        ("es-verifactu-v1", "es/invoice-es-es-verifactu.yaml"),
-        // Not b2b-deffered.json: its `deferred` tag is the add-on's, so without the add-on
-        // the build stopped at normalisation and the row compared a build with a refusal.
-        ("it-sdi-v1", "it/b2b-fund-contribution.json"),
-        ("pl-favat-v3", "pl/invoice-simplified.json"),
-    ] {
+    for (addon, example) in ADDONS {
         let Some((with, without)) = with_and_without(example, 10) else {
             eprintln!("{example}: not found, no row for {addon}");
             continue;
@@ -157,14 +160,26 @@ fn addon_rows() {
 /// `INVOICE_COUNT=WHAT:LINES:N` runs one side (`build` or `json`, the baseline) N times and
 /// nothing else, for an instruction count under callgrind: a build's instructions are the
 /// count at N = 11 less the count at N = 1, over ten, and its ratio is that of `json` over it.
+/// `INVOICE_COUNT=with:ADDON:N` and `without:ADDON:N` do the same for an add-on row's two sides.
 fn count_only() -> bool {
     let Ok(spec) = std::env::var("INVOICE_COUNT") else {
         return false;
     };
     let mut parts = spec.split(':');
     let what = parts.next().unwrap_or("");
-    let lines: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(10);
+    let second = parts.next().unwrap_or("");
     let n: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+    if what == "with" || what == "without" {
+        let example = ADDONS.iter().find(|(a, _)| *a == second);
+        let (_, example) = example.expect("INVOICE_COUNT: an add-on of the add-on rows");
+        let (with, without) = with_and_without(example, 10).expect("the example");
+        let text = if what == "with" { with } else { without };
+        for _ in 0..n {
+            drop(black_box(build_any(&text)));
+        }
+        return true;
+    }
+    let lines: usize = second.parse().unwrap_or(10);
     let text = invoice(lines);
     for _ in 0..n {
         match what {
