@@ -14,7 +14,8 @@ pub(crate) const VAT_LIKE: &[&str] = &["VAT", "IGIC"];
 
 /// The value of `ext[key]` on an object, if any.
 pub(crate) fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    get(o, "ext")?.as_object()?.get(key)?.as_str()
+    // scanned, not hashed: an `ext` map holds a few codes
+    get(get(o, "ext")?.as_object()?, key)?.as_str()
 }
 
 /// Whether `ext[key]` is present on an object.
@@ -57,7 +58,10 @@ pub(crate) fn set_one_of(o: &mut Obj, key: &str, codes: &[&str]) {
 pub(crate) fn delete(o: &mut Obj, key: &str) {
     let empty = match get_mut(o, "ext").and_then(Value::as_object_mut) {
         Some(map) => {
-            map.remove(key);
+            // looked for by scanning first: most combos have no such code to remove
+            if get(map, key).is_some() {
+                map.remove(key);
+            }
             map.is_empty()
         }
         None => false,

@@ -16,6 +16,7 @@ const SCAN_MAX: usize = 16;
 
 /// Member `k` of `o`. The map hashes keys with SipHash, which costs more than comparing the
 /// few short keys of a document's objects, so small objects are scanned instead.
+#[inline]
 pub(crate) fn get<'a>(o: &'a Obj, k: &str) -> Option<&'a Value> {
     if o.len() > SCAN_MAX {
         return o.get(k);
@@ -24,6 +25,7 @@ pub(crate) fn get<'a>(o: &'a Obj, k: &str) -> Option<&'a Value> {
 }
 
 /// Mutable member `k` of `o` (scanned like [`get`]).
+#[inline]
 pub(crate) fn get_mut<'a>(o: &'a mut Obj, k: &str) -> Option<&'a mut Value> {
     if o.len() > SCAN_MAX {
         return o.get_mut(k);
@@ -32,6 +34,7 @@ pub(crate) fn get_mut<'a>(o: &'a mut Obj, k: &str) -> Option<&'a mut Value> {
 }
 
 /// Member `k` of `v`, if `v` is an object (scanned like [`get`]).
+#[inline]
 pub(crate) fn field<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
     get(v.as_object()?, k)
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{DOCUMENT_TYPE, EXEMPT, FISCAL_REGIME, FORMAT, FUND_TYPE, PAYMENT_MEANS, RETAINED};
-use crate::bill::val::Obj;
+use crate::bill::val::{Obj, get};
 use crate::fault::Fault;
 use crate::regimes::it::FISCAL_CODE;
 use crate::regimes::it::walk::{self, Path, Rules, array, entries, has_ext, object, present, text};
@@ -269,7 +269,7 @@ fn charges(c: &mut Rules, doc: &Doc) {
 fn combos(c: &mut Rules, doc: &Doc) {
     walk::combos(doc, |p, combo| {
         let cat = text(combo, "cat");
-        if cat == "VAT" && !present(combo.get("percent")) {
+        if cat == "VAT" && !present(get(combo, "percent")) {
             c.check(
                 has_ext(combo, EXEMPT),
                 format_args!("{p}.ext"),
@@ -301,7 +301,7 @@ fn addresses(c: &mut Rules, doc: &Doc) {
 fn address(c: &mut Rules, p: &Path, a: &Obj) {
     let field = |k| p.member(k);
     c.check(
-        present(a.get("street")) || present(a.get("po_box")),
+        present(get(a, "street")) || present(get(a, "po_box")),
         p,
         "ORG-ADDRESS-01",
         "address either street or post office box must be set",
@@ -319,7 +319,7 @@ fn address(c: &mut Rules, p: &Path, a: &Obj) {
         "address post office box must use Latin-1 characters",
     );
     c.check(
-        present(a.get("country")),
+        present(get(a, "country")),
         field("country"),
         "ORG-ADDRESS-04",
         "address country is required",

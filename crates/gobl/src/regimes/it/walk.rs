@@ -8,7 +8,9 @@ use std::fmt::Display;
 
 use serde_json::Value;
 
-use crate::bill::val::Obj;
+// Members are found with `val`'s readers, which scan a small object instead of hashing the
+// name: these walks look up a few names in every object of the document.
+use crate::bill::val::{Obj, field, get, get_mut};
 use crate::fault::Fault;
 pub(crate) use crate::fault::Path;
 
@@ -36,8 +38,8 @@ pub(crate) fn convertible_to_eur(doc: &Obj) -> bool {
     let cur = text(doc, "currency");
     cur == "EUR"
         || array(doc, "exchange_rates").iter().any(|r| {
-            r.get("from").and_then(Value::as_str) == Some(cur)
-                && r.get("to").and_then(Value::as_str) == Some("EUR")
+            field(r, "from").and_then(Value::as_str) == Some(cur)
+                && field(r, "to").and_then(Value::as_str) == Some("EUR")
         })
 }
 
@@ -45,7 +47,7 @@ pub(crate) fn convertible_to_eur(doc: &Obj) -> bool {
 pub(crate) fn has_category(o: &Obj, cat: &str) -> bool {
     array(o, "taxes")
         .iter()
-        .any(|t| t.get("cat").and_then(Value::as_str) == Some(cat))
+        .any(|t| field(t, "cat").and_then(Value::as_str) == Some(cat))
 }
 
 /// The members of an invoice whose entries carry tax combos in `taxes`.
@@ -127,14 +129,14 @@ pub(crate) fn entries(o: &Obj, k: &str, path: &Path, mut f: impl FnMut(&Path, &O
 
 /// The array member `k` of `o` (empty when absent).
 pub(crate) fn array<'a>(o: &'a Obj, k: &str) -> &'a [Value] {
-    o.get(k)
+    get(o, k)
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
 
 /// The array member `k` of `o`, to edit (empty when absent).
 pub(crate) fn array_mut<'a>(o: &'a mut Obj, k: &str) -> &'a mut [Value] {
-    match o.get_mut(k) {
+    match get_mut(o, k) {
         Some(Value::Array(a)) => a,
         _ => &mut [],
     }
@@ -142,12 +144,12 @@ pub(crate) fn array_mut<'a>(o: &'a mut Obj, k: &str) -> &'a mut [Value] {
 
 /// The text member `k` of `o`, `""` when absent.
 pub(crate) fn text<'a>(o: &'a Obj, k: &str) -> &'a str {
-    o.get(k).and_then(Value::as_str).unwrap_or("")
+    get(o, k).and_then(Value::as_str).unwrap_or("")
 }
 
 /// The object member `k` of `o`.
 pub(crate) fn object<'a>(o: &'a Obj, k: &str) -> Option<&'a Obj> {
-    o.get(k).and_then(Value::as_object)
+    get(o, k).and_then(Value::as_object)
 }
 
 /// Whether the `ext` map of `o` has a non-empty value for `key`.
@@ -157,7 +159,7 @@ pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
 
 /// The value of `key` in the `ext` map of `o`.
 pub(crate) fn ext_value<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    object(o, "ext")?.get(key)?.as_str()
+    get(object(o, "ext")?, key)?.as_str()
 }
 
 /// Sets `key` to `value` in the `ext` map of `o`, creating the map when needed.
@@ -170,7 +172,7 @@ pub(crate) fn set_ext(o: &mut Obj, key: &str, value: &str) {
 
 /// Removes `key` from the `ext` map of `o`, and the map when it is left empty.
 pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
-    let Some(m) = o.get_mut("ext").and_then(Value::as_object_mut) else {
+    let Some(m) = get_mut(o, "ext").and_then(Value::as_object_mut) else {
         return;
     };
     m.shift_remove(key);
