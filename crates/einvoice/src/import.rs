@@ -113,7 +113,7 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
     if xml.len() > crate::MAX_XML_BYTES {
         return Err(Error::TooLarge(xml.len()));
     }
-    // checked as UTF-8 once, for the root and the fast readers
+    // checked as UTF-8 once, for the root, the readers and the gaps filled after them
     let text = utf8(xml)?;
     let (name, namespace) = root(text)?;
     // the root is read once: its name and namespace decide the syntax
@@ -130,16 +130,16 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
         Some(_) => (None, Vec::new()),
         None => crate::foreign::without_foreign_elements(xml, syntax),
     };
-    let xml = cleaned.as_deref().map_or(xml, str::as_bytes);
+    let text = cleaned.as_deref().unwrap_or(text);
     let mut read = match fast {
         Some(read) => read,
         // with elements cut, folio's reader may read what is left
-        None if cleaned.is_some() => self::read(xml, syntax)?,
-        None => crate_read(xml)?,
+        None if cleaned.is_some() => self::read(text, syntax)?,
+        None => crate_read(text)?,
     };
     notes.extend(read.entries.iter().map(reader_note));
     unreadable_figures(&read.entries)?;
-    fill_gaps(&mut read.invoice, xml, &mut notes);
+    fill_gaps(&mut read.invoice, text, &mut notes);
     required(&read.invoice)?;
     let doc = crate::invoice_parse::read(&read.invoice, &mut notes)
         .map_err(|f| Error::Unreadable(vec![f]))?;
@@ -155,10 +155,10 @@ pub fn import(xml: &[u8]) -> Result<Imported, Error> {
 /// The document in the model: folio's own reader for its syntax where it is sure of the
 /// document (it then reads what `en16931_formats` reads, and nothing to report), else the
 /// `en16931_formats` reader.
-fn read(xml: &[u8], syntax: Syntax) -> Result<en16931_formats::Read, Error> {
-    match utf8(xml).ok().and_then(|text| fast_read(text, syntax)) {
+fn read(text: &str, syntax: Syntax) -> Result<en16931_formats::Read, Error> {
+    match fast_read(text, syntax) {
         Some(read) => Ok(read),
-        None => crate_read(xml),
+        None => crate_read(text),
     }
 }
 
@@ -177,14 +177,14 @@ fn fast_read(text: &str, syntax: Syntax) -> Option<en16931_formats::Read> {
 }
 
 /// `en16931-formats`' reader, which reads whatever the syntax allows.
-fn crate_read(xml: &[u8]) -> Result<en16931_formats::Read, Error> {
-    en16931_formats::read(xml).map_err(|e| Error::NotXml(e.to_string()))
+fn crate_read(text: &str) -> Result<en16931_formats::Read, Error> {
+    en16931_formats::read(text.as_bytes()).map_err(|e| Error::NotXml(e.to_string()))
 }
 
 /// Invoices that are not EN 16931 still carry what GOBL needs elsewhere: a currency only on
 /// the amounts' `currencyID`, a seller named only by its trading name (BT-28). Each gap
 /// filled is noted.
-fn fill_gaps(inv: &mut en16931::Invoice, xml: &[u8], notes: &mut Vec<Finding>) {
+fn fill_gaps(inv: &mut en16931::Invoice, text: &str, notes: &mut Vec<Finding>) {
     let mut derived = |term: &str, message: String| {
         notes.push(Finding {
             rule: "folio-derived".into(),
@@ -194,7 +194,7 @@ fn fill_gaps(inv: &mut en16931::Invoice, xml: &[u8], notes: &mut Vec<Finding>) {
         })
     };
     if inv.currency.is_none()
-        && let Some(code) = amount_currency(xml)
+        && let Some(code) = amount_currency(text)
     {
         derived(
             "BT-5",
@@ -216,8 +216,7 @@ fn fill_gaps(inv: &mut en16931::Invoice, xml: &[u8], notes: &mut Vec<Finding>) {
 }
 
 /// The first `currencyID` attribute's value.
-fn amount_currency(xml: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(xml).ok()?;
+fn amount_currency(text: &str) -> Option<String> {
     let at = text.find("currencyID=")? + "currencyID=".len();
     let quoted = text.get(at..at + 5)?;
     let code = quoted.get(1..4)?;
