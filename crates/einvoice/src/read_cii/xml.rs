@@ -163,6 +163,7 @@ impl<'a> Doc<'a> {
         }
     }
 
+    #[inline(always)]
     fn event(&mut self) -> R<Event<'a>> {
         self.reader.read_event().map_err(|_| Stop)
     }
