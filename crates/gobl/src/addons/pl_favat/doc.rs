@@ -35,14 +35,24 @@ pub(crate) fn ext_of<'a>(o: &'a Obj, key: &str) -> &'a str {
     obj_at(o, "ext").map_or("", |e| str_at(e, key))
 }
 
-/// Sets extension `key` of `o.ext` to `code`, creating the map when needed.
+/// Sets extension `key` of `o.ext` to `code`, creating the map when needed. Members are found
+/// by scanning (this runs for every tax combo; `entry` and `insert` hashed both names).
 pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
-    if !ext.is_object() {
-        *ext = Value::Object(Obj::new());
+    match get_mut(o, "ext") {
+        Some(Value::Object(_)) => {}
+        Some(other) => *other = Value::Object(Obj::new()),
+        None => {
+            o.insert("ext".into(), Value::Object(Obj::new()));
+        }
     }
-    if let Some(e) = ext.as_object_mut() {
-        e.insert(key.into(), Value::String(code.into()));
+    let Some(Value::Object(ext)) = get_mut(o, "ext") else {
+        return;
+    };
+    match get_mut(ext, key) {
+        Some(v) => *v = Value::String(code.into()),
+        None => {
+            ext.insert(key.into(), Value::String(code.into()));
+        }
     }
 }
 
