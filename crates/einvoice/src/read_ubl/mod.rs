@@ -139,7 +139,7 @@ impl<'i> Walk<'i> {
         let depth = self.frames.len();
         let mut attrs = Attrs::default();
         let prefixed = syntax::attributes(attributes, &mut attrs, &mut self.namespaces, depth)?;
-        let ns = Ns::of(self.namespaces.resolve(prefix)?);
+        let ns = self.namespaces.resolve_ns(prefix)?;
         match (&self.phase, ns) {
             (Phase::Prolog, _) if !empty => self.root(ns, local, attrs, prefixed),
             (Phase::Root, Ns::Aggregate) if prefixed.is_none() => {
