@@ -12,32 +12,12 @@ use crate::fault::Fault;
 /// The Spanish tax categories that carry the add-ons' combo extensions.
 pub(crate) const VAT_LIKE: &[&str] = &["VAT", "IGIC"];
 
-/// The value of `ext[key]` on an object, if any.
-pub(crate) fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    // scanned, not hashed: an `ext` map holds a few codes
-    get(get(o, "ext")?.as_object()?, key)?.as_str()
-}
+// The `ext` reader and writer every add-on shares.
+pub(crate) use crate::bill::val::{ext, set_ext as set};
 
 /// Whether `ext[key]` is present on an object.
 pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
     ext(o, key).is_some_and(|v| !v.is_empty())
-}
-
-/// Sets `ext[key]` to `code`.
-pub(crate) fn set(o: &mut Obj, key: &str, code: &str) {
-    // Found by scanning, and keys allocated only when new: this runs for every combo.
-    if get(o, "ext").is_none() {
-        o.insert("ext".into(), Value::Object(Obj::new()));
-    }
-    let Some(Value::Object(map)) = get_mut(o, "ext") else {
-        return;
-    };
-    match get_mut(map, key) {
-        Some(v) => *v = Value::String(code.into()),
-        None => {
-            map.insert(key.into(), Value::String(code.into()));
-        }
-    }
 }
 
 /// Sets `ext[key]` to `code` unless it already has a value.

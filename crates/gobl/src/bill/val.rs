@@ -49,6 +49,29 @@ pub(crate) fn has(o: &Obj, k: &str) -> bool {
     get(o, k).is_some()
 }
 
+/// The code `ext[key]` of `o`, if any (both found by scanning: an `ext` map holds a few codes).
+pub(crate) fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
+    get(get(o, "ext")?.as_object()?, key)?.as_str()
+}
+
+/// Sets `ext[key]` of `o` to `code`, adding the `ext` map when there is none; an `ext` that is
+/// not a map is left for validation to refuse. Members are found by scanning and a key is
+/// allocated only when new: the add-ons run this for every tax combo.
+pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
+    if get(o, "ext").is_none() {
+        o.insert("ext".into(), Value::Object(Obj::new()));
+    }
+    let Some(Value::Object(ext)) = get_mut(o, "ext") else {
+        return;
+    };
+    match get_mut(ext, key) {
+        Some(v) => *v = Value::String(code.into()),
+        None => {
+            ext.insert(key.into(), Value::String(code.into()));
+        }
+    }
+}
+
 /// The text of a JSON string or number (borrowed from a string: amounts are read often).
 pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
     match v {

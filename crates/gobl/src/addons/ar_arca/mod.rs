@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::addons::{AddonDef, ExtDef};
+use crate::bill::val::{ext as ext_of, set_ext};
 use crate::tax::defs::*;
 
 mod rules;
@@ -71,14 +72,6 @@ fn array_mut<'a>(doc: &'a mut Doc, key: &str) -> impl Iterator<Item = &'a mut Va
         .flatten()
 }
 
-/// `ext[key]` of an object, creating the map.
-fn set_ext(o: &mut Map<String, Value>, key: &str, code: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Map::new()));
-    if let Some(ext) = ext.as_object_mut() {
-        ext.insert(key.into(), Value::String(code.into()));
-    }
-}
-
 /// The ARCA VAT rate code of a combo, from its key (zero) or its rate.
 fn vat_rate(combo: &mut Value) {
     let Some(c) = combo.as_object_mut() else {
@@ -112,11 +105,6 @@ fn customer_vat_status(p: &mut Map<String, Value>) {
     if !current.is_some_and(|c| allowed.contains(&c)) {
         set_ext(p, "ar-arca-vat-status", allowed[0]);
     }
-}
-
-/// `ext[key]` of an object.
-fn ext_of<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    o.get("ext")?.get(key)?.as_str()
 }
 
 /// The invoice's `tax` object, created when missing.

@@ -2,11 +2,11 @@
 //! category and exemption cause (and a key from the cause when they have none), charges
 //! their tax type, payment instructions and advances their means.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::*;
 use crate::addons::eu_members::is_eu;
-use crate::bill::val::Obj;
+use crate::bill::val::{Obj, ext, set_ext};
 
 /// VAT rate categories by GOBL rate.
 const VAT_RATES: &[(&str, &str)] = &[
@@ -67,17 +67,6 @@ fn items_mut<'a>(o: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Obj>
 
 fn text<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
     o.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
-fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    o.get("ext")?.get(key)?.as_str()
-}
-
-fn set_ext(o: &mut Obj, key: &str, code: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Map::new()));
-    if let Some(ext) = ext.as_object_mut() {
-        ext.insert(key.into(), Value::String(code.into()));
-    }
 }
 
 /// Drops `ext[key]`, and the map when nothing is left in it.

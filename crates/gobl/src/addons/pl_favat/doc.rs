@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::bill::val::{Obj, get, get_mut};
+use crate::bill::val::{self, Obj, get, get_mut};
 
 /// The string at `o[k]`, or `""`.
 pub(crate) fn str_at<'a>(o: &'a Obj, k: &str) -> &'a str {
@@ -32,28 +32,16 @@ pub(crate) fn array_mut<'a>(o: &'a mut Obj, k: &str) -> impl Iterator<Item = &'a
 
 /// The extension `key` of `o.ext`, or `""`.
 pub(crate) fn ext_of<'a>(o: &'a Obj, key: &str) -> &'a str {
-    obj_at(o, "ext").map_or("", |e| str_at(e, key))
+    val::ext(o, key).unwrap_or("")
 }
 
-/// Sets extension `key` of `o.ext` to `code`, creating the map when needed. Members are found
-/// by scanning (this runs for every tax combo; `entry` and `insert` hashed both names).
+/// Sets extension `key` of `o.ext` to `code`; unlike the other add-ons, FA_VAT's replaces an
+/// `ext` that is not a map.
 pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
-    match get_mut(o, "ext") {
-        Some(Value::Object(_)) => {}
-        Some(other) => *other = Value::Object(Obj::new()),
-        None => {
-            o.insert("ext".into(), Value::Object(Obj::new()));
-        }
+    if let Some(ext) = get_mut(o, "ext").filter(|e| !e.is_object()) {
+        *ext = Value::Object(Obj::new());
     }
-    let Some(Value::Object(ext)) = get_mut(o, "ext") else {
-        return;
-    };
-    match get_mut(ext, key) {
-        Some(v) => *v = Value::String(code.into()),
-        None => {
-            ext.insert(key.into(), Value::String(code.into()));
-        }
-    }
+    val::set_ext(o, key, code);
 }
 
 /// Whether the document lists `tag` in `$tags`.

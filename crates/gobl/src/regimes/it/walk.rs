@@ -157,18 +157,8 @@ pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
     ext_value(o, key).is_some_and(|v| !v.is_empty())
 }
 
-/// The value of `key` in the `ext` map of `o`.
-pub(crate) fn ext_value<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    get(object(o, "ext")?, key)?.as_str()
-}
-
-/// Sets `key` to `value` in the `ext` map of `o`, creating the map when needed.
-pub(crate) fn set_ext(o: &mut Obj, key: &str, value: &str) {
-    let ext = o.entry("ext").or_insert_with(|| Value::Object(Obj::new()));
-    if let Some(m) = ext.as_object_mut() {
-        m.insert(key.into(), Value::String(value.into()));
-    }
-}
+// The `ext` reader and writer every add-on shares.
+pub(crate) use crate::bill::val::{ext as ext_value, set_ext};
 
 /// Removes `key` from the `ext` map of `o`, and the map when it is left empty.
 pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
