@@ -12,8 +12,8 @@ use crate::fault::Fault;
 /// The Spanish tax categories that carry the add-ons' combo extensions.
 pub(crate) const VAT_LIKE: &[&str] = &["VAT", "IGIC"];
 
-// The `ext` reader and writer every add-on shares.
-pub(crate) use crate::bill::val::{ext, set_ext as set};
+// The `ext` reader, writer and remover every add-on shares.
+pub(crate) use crate::bill::val::{delete_ext as delete, ext, set_ext as set};
 
 /// Whether `ext[key]` is present on an object.
 pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
@@ -31,23 +31,6 @@ pub(crate) fn set_if_empty(o: &mut Obj, key: &str, code: &str) {
 pub(crate) fn set_one_of(o: &mut Obj, key: &str, codes: &[&str]) {
     if !ext(o, key).is_some_and(|v| codes.contains(&v)) {
         set(o, key, codes[0]);
-    }
-}
-
-/// Removes `ext[key]`, and the `ext` map when it is left empty.
-pub(crate) fn delete(o: &mut Obj, key: &str) {
-    let empty = match get_mut(o, "ext").and_then(Value::as_object_mut) {
-        Some(map) => {
-            // looked for by scanning first: most combos have no such code to remove
-            if get(map, key).is_some() {
-                map.remove(key);
-            }
-            map.is_empty()
-        }
-        None => false,
-    };
-    if empty {
-        o.remove("ext");
     }
 }
 

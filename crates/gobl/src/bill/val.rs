@@ -72,6 +72,24 @@ pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
     }
 }
 
+/// Removes `ext[key]` of `o`, and the `ext` map when it is left empty. The map's `remove`
+/// moves its last member into the gap (Italy's add-ons keep the order instead, with their own).
+pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
+    let empty = match get_mut(o, "ext").and_then(Value::as_object_mut) {
+        Some(map) => {
+            // looked for by scanning first: most combos have no such code to remove
+            if get(map, key).is_some() {
+                map.remove(key);
+            }
+            map.is_empty()
+        }
+        None => false,
+    };
+    if empty {
+        o.remove("ext");
+    }
+}
+
 /// The text of a JSON string or number (borrowed from a string: amounts are read often).
 pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
     match v {

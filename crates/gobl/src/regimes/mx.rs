@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+// The `ext` reader and remover the add-ons share.
+use crate::bill::val::{delete_ext as remove_ext, ext as ext_str};
 use crate::tax::defs::*;
 
 /// The Mexico regime.
@@ -125,23 +127,6 @@ fn normalize_invoice(doc: &mut Doc) {
         if let Some(p) = doc.get_mut(role).and_then(Value::as_object_mut) {
             remove_ext(p, POST_CODE);
         }
-    }
-}
-
-fn ext_str<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    o.get("ext")?.get(key)?.as_str()
-}
-
-fn remove_ext(o: &mut Map<String, Value>, key: &str) {
-    let empty = match o.get_mut("ext").and_then(Value::as_object_mut) {
-        Some(ext) => {
-            ext.remove(key);
-            ext.is_empty()
-        }
-        None => false,
-    };
-    if empty {
-        o.remove("ext");
     }
 }
 

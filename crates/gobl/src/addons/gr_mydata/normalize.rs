@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::*;
 use crate::addons::eu_members::is_eu;
-use crate::bill::val::{Obj, ext, set_ext};
+use crate::bill::val::{Obj, delete_ext, ext, set_ext};
 
 /// VAT rate categories by GOBL rate.
 const VAT_RATES: &[(&str, &str)] = &[
@@ -67,16 +67,6 @@ fn items_mut<'a>(o: &'a mut Obj, key: &str) -> impl Iterator<Item = &'a mut Obj>
 
 fn text<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
     o.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
-/// Drops `ext[key]`, and the map when nothing is left in it.
-fn delete_ext(o: &mut Obj, key: &str) {
-    if let Some(ext) = o.get_mut("ext").and_then(Value::as_object_mut) {
-        ext.remove(key);
-        if ext.is_empty() {
-            o.remove("ext");
-        }
-    }
 }
 
 /// Keeps `ext[key]` when it is one of `codes`, else sets the first.
