@@ -198,6 +198,25 @@ fn unknown_members_and_empty_lists_are_dropped() {
 }
 
 #[test]
+fn a_nested_zero_or_empty_uuid_is_dropped() {
+    const ZERO: &str = "00000000-0000-0000-0000-000000000000";
+    const REAL: &str = "0194ad4c-3462-7695-a40c-66a30ccc1405";
+    let mut doc = invoice(None, three_small_lines());
+    doc["supplier"]["uuid"] = json!("");
+    doc["customer"] = json!({"uuid": REAL, "name": "Sample Consumer"});
+    doc["lines"][0]["uuid"] = json!(ZERO);
+    doc["lines"][1]["item"]["uuid"] = json!(ZERO);
+    doc["lines"][2]["uuid"] = json!(REAL);
+    let d = build_doc(doc);
+    assert!(d["supplier"].get("uuid").is_none(), "{}", d["supplier"]);
+    assert_eq!(d["customer"]["uuid"], REAL);
+    assert!(d["lines"][0].get("uuid").is_none(), "{}", d["lines"][0]);
+    assert!(d["lines"][1]["item"].get("uuid").is_none());
+    assert_eq!(d["lines"][2]["uuid"], REAL);
+    assert_eq!(d["uuid"], "3aea7b56-59d8-4beb-90bd-f8f280d852a0");
+}
+
+#[test]
 fn french_siren_becomes_a_vat_code() {
     let mut doc = invoice(None, three_small_lines());
     doc["customer"] =

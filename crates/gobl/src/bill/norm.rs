@@ -7,7 +7,7 @@ use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
 use super::total;
 use super::val::{
-    Obj, amount, field, get, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
+    Obj, amount, field, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
 };
 use crate::currency::ExchangeRate;
 use crate::num::Amount;
@@ -377,12 +377,17 @@ fn looks_like_email(s: &str) -> bool {
 /// Walk the document once: normalise every `tax_id` object and, when `drop` (bill
 /// documents), drop what the reference's typed decoding and `omitempty` encoding would not
 /// keep: null members, empty arrays, empty `ext`/`meta` maps, and unknown members of
-/// addresses. (A tax id is normalised after its parent's members are dropped, as when these
-/// were two walks, dropping first.)
-fn clean_tree(v: &mut Value, drop: bool) {
+/// addresses, and a nested object's (`nested`) zero `uuid`. (A tax id is normalised after its
+/// parent's members are dropped, as when these were two walks, dropping first.)
+fn clean_tree(v: &mut Value, drop: bool, nested: bool) {
     match v {
         Value::Object(o) => {
             let named = Named::of(o);
+            // a nested object's zero (or empty) `uuid` says nothing: GOBL drops it (the
+            // document's own is left alone)
+            if drop && nested && named.has(Named::ZERO_UUID) {
+                o.remove("uuid");
+            }
             if drop {
                 drop_empty_members(o, named);
             }
@@ -395,20 +400,12 @@ fn clean_tree(v: &mut Value, drop: bool) {
                 normalize_inboxes(o);
             }
             for (_, x) in o.iter_mut() {
-                if drop {
-                    drop_zero_uuid(x);
-                }
-                clean_tree(x, drop);
+                clean_tree(x, drop, true);
             }
             // (What the walk of the members changes holds no array, so none is left empty
             // that `drop_empty_members` kept.)
         }
-        Value::Array(a) => a.iter_mut().for_each(|x| {
-            if drop {
-                drop_zero_uuid(x);
-            }
-            clean_tree(x, drop)
-        }),
+        Value::Array(a) => a.iter_mut().for_each(|x| clean_tree(x, drop, true)),
         _ => {}
     }
 }
@@ -426,6 +423,8 @@ impl Named {
     const INBOXES: u8 = 16;
     /// A member [`drop_empty_members`] drops: null, an empty array, an empty `ext` or `meta`.
     const EMPTY: u8 = 32;
+    /// A `uuid` that is empty or all zeros.
+    const ZERO_UUID: u8 = 64;
 
     fn of(o: &Obj) -> Named {
         let mut bits = 0;
@@ -437,6 +436,7 @@ impl Named {
                 "instructions" => (Self::INSTRUCTIONS, false),
                 "tax_id" => (Self::TAX_ID, false),
                 "inboxes" => (Self::INBOXES, false),
+                "uuid" if x.as_str().is_some_and(is_zero_uuid) => (Self::ZERO_UUID, false),
                 _ => (0, false),
             };
             bits |= name;
@@ -455,18 +455,8 @@ impl Named {
     }
 }
 
-/// A nested object's zero (or empty) `uuid` says nothing: GOBL drops it (the document's own
-/// is left alone, so this is applied to members and array entries only).
-fn drop_zero_uuid(v: &mut Value) {
-    // Looked up by scanning (`get`): hashing the key for every member of the document
-    // cost more than the few keys an object has.
-    if let Some(o) = v.as_object_mut()
-        && get(o, "uuid")
-            .and_then(Value::as_str)
-            .is_some_and(|u| u.is_empty() || u == "00000000-0000-0000-0000-000000000000")
-    {
-        o.remove("uuid");
-    }
+fn is_zero_uuid(u: &str) -> bool {
+    u.is_empty() || u == "00000000-0000-0000-0000-000000000000"
 }
 
 /// [`clean_tree`]'s dropping of an object's own members (before its members are walked);
@@ -546,7 +536,7 @@ fn drop_empty_line_discounts(doc: &mut Obj) {
 pub fn normalize_document(doc: &mut Obj) -> Result<(), CalcError> {
     let mut v = Value::Object(std::mem::take(doc));
     let bill = short_schema_of(&v).starts_with("bill/");
-    clean_tree(&mut v, bill);
+    clean_tree(&mut v, bill, false);
     if let Value::Object(o) = v {
         *doc = o;
     }
