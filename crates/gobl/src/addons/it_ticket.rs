@@ -121,14 +121,14 @@ fn normalize_combo(c: &mut Obj) {
     if key == "standard" || key == "zero" {
         delete_ext(c, EXEMPT);
     } else if let Some((_, natures)) = KEY_NATURES.iter().find(|(k, _)| *k == key)
-        && !natures.contains(&walk::ext_value(c, EXEMPT).unwrap_or(""))
+        && !natures.contains(&walk::ext(c, EXEMPT).unwrap_or(""))
     {
         set_ext(c, EXEMPT, natures[0]);
     }
 }
 
 fn key_from_nature(c: &mut Obj) {
-    let key = match walk::ext_value(c, EXEMPT).unwrap_or("") {
+    let key = match walk::ext(c, EXEMPT).unwrap_or("") {
         "" => "standard",
         n => match NATURE_KEYS.iter().find(|(x, _)| *x == n) {
             Some((_, k)) => {

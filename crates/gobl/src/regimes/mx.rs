@@ -4,8 +4,7 @@
 
 use serde_json::{Map, Value};
 
-// The `ext` reader and remover the add-ons share.
-use crate::bill::val::{delete_ext as remove_ext, ext as ext_str};
+use crate::bill::val::{delete_ext, ext, set_ext};
 use crate::tax::defs::*;
 
 /// The Mexico regime.
@@ -125,7 +124,7 @@ fn normalize_invoice(doc: &mut Doc) {
     }
     for role in ["supplier", "customer"] {
         if let Some(p) = doc.get_mut(role).and_then(Value::as_object_mut) {
-            remove_ext(p, POST_CODE);
+            delete_ext(p, POST_CODE);
         }
     }
 }
@@ -134,7 +133,7 @@ fn issue_place_from_supplier(doc: &mut Doc) {
     let given = doc
         .get("tax")
         .and_then(Value::as_object)
-        .is_some_and(|t| ext_str(t, ISSUE_PLACE).is_some());
+        .is_some_and(|t| ext(t, ISSUE_PLACE).is_some());
     let Some(sup) = doc.get("supplier").and_then(Value::as_object) else {
         return;
     };
@@ -148,27 +147,19 @@ fn issue_place_from_supplier(doc: &mut Doc) {
             .as_str()
             .filter(|c| !c.is_empty())
     };
-    let Some(place) = ext_str(sup, POST_CODE)
-        .or_else(first_code)
-        .map(str::to_string)
-    else {
+    let Some(place) = ext(sup, POST_CODE).or_else(first_code).map(str::to_string) else {
         return;
     };
     let tax = doc
         .entry("tax")
         .or_insert_with(|| Value::Object(Map::new()));
     if let Some(tax) = tax.as_object_mut() {
-        let ext = tax
-            .entry("ext")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(ext) = ext.as_object_mut() {
-            ext.insert(ISSUE_PLACE.into(), Value::String(place));
-        }
+        set_ext(tax, ISSUE_PLACE, &place);
     }
 }
 
 fn customer_post_code_to_address(cust: &mut Map<String, Value>) {
-    let Some(code) = ext_str(cust, POST_CODE).map(str::to_string) else {
+    let Some(code) = ext(cust, POST_CODE).map(str::to_string) else {
         return;
     };
     let addrs = cust

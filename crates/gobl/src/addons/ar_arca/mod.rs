@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::addons::{AddonDef, ExtDef};
-use crate::bill::val::{ext as ext_of, set_ext};
+use crate::bill::val::{ext, set_ext};
 use crate::tax::defs::*;
 
 mod rules;
@@ -101,7 +101,7 @@ fn customer_vat_status(p: &mut Map<String, Value>) {
         Some("AR") => STATUSES_LOCAL,
         Some(_) => STATUSES_FOREIGN,
     };
-    let current = ext_of(p, "ar-arca-vat-status");
+    let current = ext(p, "ar-arca-vat-status");
     if !current.is_some_and(|c| allowed.contains(&c)) {
         set_ext(p, "ar-arca-vat-status", allowed[0]);
     }
@@ -122,7 +122,7 @@ fn tax_mut(doc: &mut Doc) -> &mut Map<String, Value> {
 /// customer with an A status, else class B; then the invoice, debit or credit note of it.
 fn doc_type(doc: &mut Doc) {
     // The reference gives every ARCA invoice a `tax` object, even one left empty.
-    if ext_of(tax_mut(doc), "ar-arca-doc-type").is_some_and(|c| !c.is_empty()) {
+    if ext(tax_mut(doc), "ar-arca-doc-type").is_some_and(|c| !c.is_empty()) {
         return;
     }
     let monotax = doc
@@ -132,7 +132,7 @@ fn doc_type(doc: &mut Doc) {
     let status = doc
         .get("customer")
         .and_then(Value::as_object)
-        .and_then(|c| ext_of(c, "ar-arca-vat-status"));
+        .and_then(|c| ext(c, "ar-arca-vat-status"));
     let class = if monotax {
         ["11", "12", "13"]
     } else if status.is_some_and(|s| VAT_STATUSES_A.contains(&s)) {

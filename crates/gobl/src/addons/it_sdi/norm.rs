@@ -97,7 +97,7 @@ fn normalize_combo(c: &mut Obj) {
         "zero" => set_ext(c, EXEMPT, "N1"),
         key => {
             if let Some((_, natures)) = NATURES.iter().find(|(k, _)| *k == key) {
-                let current = walk::ext_value(c, EXEMPT).unwrap_or("");
+                let current = walk::ext(c, EXEMPT).unwrap_or("");
                 if !natures.contains(&current) {
                     set_ext(c, EXEMPT, natures[0]);
                 }
@@ -113,7 +113,7 @@ fn key_from_nature(c: &mut Obj) {
     if !key.is_empty() && key != "exempt" {
         return;
     }
-    let nature = walk::ext_value(c, EXEMPT).unwrap_or("");
+    let nature = walk::ext(c, EXEMPT).unwrap_or("");
     let new_key = match nature {
         "N1" => {
             c.insert("percent".into(), Value::String("0%".into()));
@@ -177,10 +177,7 @@ pub(super) fn means_code(mut key: &str) -> Option<&'static str> {
 /// The supplier's fiscal regime defaults to ordinary (`RF01`); an Italian supplier's
 /// telephone numbers lose the `+39` prefix.
 fn normalize_supplier(supplier: &mut Obj) {
-    if walk::ext_value(supplier, FISCAL_REGIME)
-        .unwrap_or("")
-        .is_empty()
-    {
+    if walk::ext(supplier, FISCAL_REGIME).unwrap_or("").is_empty() {
         set_ext(supplier, FISCAL_REGIME, "RF01");
     }
     if !walk::is_italian(supplier) {

@@ -154,11 +154,11 @@ pub(crate) fn object<'a>(o: &'a Obj, k: &str) -> Option<&'a Obj> {
 
 /// Whether the `ext` map of `o` has a non-empty value for `key`.
 pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
-    ext_value(o, key).is_some_and(|v| !v.is_empty())
+    ext(o, key).is_some_and(|v| !v.is_empty())
 }
 
 // The `ext` reader and writer every add-on shares.
-pub(crate) use crate::bill::val::{ext as ext_value, set_ext};
+pub(crate) use crate::bill::val::{ext, set_ext};
 
 /// Removes `key` from the `ext` map of `o`, and the map when it is left empty.
 pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
