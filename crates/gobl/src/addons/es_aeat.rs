@@ -13,7 +13,7 @@ use crate::fault::Fault;
 pub(crate) const VAT_LIKE: &[&str] = &["VAT", "IGIC"];
 
 // The `ext` reader, writer and remover every add-on shares.
-pub(crate) use crate::bill::val::{delete_ext as delete, ext, set_ext as set};
+pub(crate) use crate::bill::val::{delete_ext, ext, set_ext};
 
 /// Whether `ext[key]` is present on an object.
 pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
@@ -23,14 +23,14 @@ pub(crate) fn has_ext(o: &Obj, key: &str) -> bool {
 /// Sets `ext[key]` to `code` unless it already has a value.
 pub(crate) fn set_if_empty(o: &mut Obj, key: &str, code: &str) {
     if !has_ext(o, key) {
-        set(o, key, code);
+        set_ext(o, key, code);
     }
 }
 
 /// Keeps `ext[key]` when it is one of `codes`, else sets it to the first.
 pub(crate) fn set_one_of(o: &mut Obj, key: &str, codes: &[&str]) {
     if !ext(o, key).is_some_and(|v| codes.contains(&v)) {
-        set(o, key, codes[0]);
+        set_ext(o, key, codes[0]);
     }
 }
 
@@ -153,9 +153,9 @@ pub(crate) fn correction(doc: &mut Obj, doc_type: &str, correction_type: &str) {
         _ => return,
     };
     let tax = tax_mut(doc);
-    set(tax, correction_type, code);
+    set_ext(tax, correction_type, code);
     if !ext(tax, doc_type).is_some_and(|v| ["R2", "R3", "R4", "R5"].contains(&v)) {
-        set(tax, doc_type, "R1");
+        set_ext(tax, doc_type, "R1");
     }
 }
 
@@ -165,13 +165,13 @@ pub(crate) fn correction_doc_type(doc: &mut Obj, opts: &Obj, key: &str) {
     let Some(pre) = objects_mut(doc, "preceding").next() else {
         return;
     };
-    delete(pre, key);
+    delete_ext(pre, key);
     if let Some(code) = get(opts, key)
         .and_then(Value::as_str)
         .filter(|c| !c.is_empty())
     {
         let code = code.to_string();
-        set(tax_mut(doc), key, &code);
+        set_ext(tax_mut(doc), key, &code);
     }
 }
 
@@ -214,7 +214,7 @@ pub(crate) fn customer_identity_type(doc: &mut Obj, key: &str) {
         Some("other") => "06",
         _ => return,
     };
-    set(id, key, code);
+    set_ext(id, key, code);
 }
 
 /// The fault-code namespace of an add-on's rules, e.g. `es-verifactu-bill-invoice`.

@@ -132,8 +132,8 @@ pub(crate) fn each_combo_mut(doc: &mut Obj, mut f: impl FnMut(&mut Obj)) {
     }
 }
 
-// The `ext` readers and writers are the AEAT add-ons' (one implementation for all of Spain's).
-pub(crate) use super::es_aeat::{delete as delete_ext, ext, set as set_ext};
+// The `ext` reader, writer and remover every add-on shares.
+pub(crate) use crate::bill::val::{delete_ext, ext, set_ext};
 
 /// Set extension `key` to `code` unless it has a value already.
 pub(crate) fn set_ext_if_empty(o: &mut Obj, key: &str, code: &str) {

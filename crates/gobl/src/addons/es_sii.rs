@@ -65,7 +65,7 @@ fn normalize(doc: &mut Doc) {
     }
     es::correction(doc, DOC_TYPE, CORRECTION_TYPE);
     if es::has_tag(doc, "self-billed") || es::third_party_issuer(doc) {
-        es::set(es::tax_mut(doc), THIRD_PARTY, "S");
+        es::set_ext(es::tax_mut(doc), THIRD_PARTY, "S");
     }
     es::customer_identity_type(doc, IDENTITY_TYPE);
 }
@@ -77,9 +77,9 @@ fn normalize_combo(c: &mut Obj) {
     }
     if es::foreign(c) {
         // Taxed in another country: outside Spanish tax by the place of supply.
-        es::set(c, OUTSIDE_SCOPE, "location");
+        es::set_ext(c, OUTSIDE_SCOPE, "location");
         es::set_one_of(c, REGIME, &["01", "17"]);
-        es::delete(c, EXEMPT);
+        es::delete_ext(c, EXEMPT);
         return;
     }
     let key = combo_key(c);
@@ -88,11 +88,11 @@ fn normalize_combo(c: &mut Obj) {
     }
     es::set_if_empty(c, REGIME, "01");
     match key.as_str() {
-        "standard" | "zero" | "reverse-charge" => es::delete(c, EXEMPT),
+        "standard" | "zero" | "reverse-charge" => es::delete_ext(c, EXEMPT),
         // By location is the common case; `other` stays if given.
         "outside-scope" => {
             es::set_one_of(c, OUTSIDE_SCOPE, &["location", "other"]);
-            es::delete(c, EXEMPT);
+            es::delete_ext(c, EXEMPT);
         }
         "exempt" => exempt(c, &["E1", "E6"]),
         "export" => exempt(c, &["E2", "E3", "E4"]),
@@ -103,7 +103,7 @@ fn normalize_combo(c: &mut Obj) {
 
 fn exempt(c: &mut Obj, codes: &[&str]) {
     es::set_one_of(c, EXEMPT, codes);
-    es::delete(c, OUTSIDE_SCOPE);
+    es::delete_ext(c, OUTSIDE_SCOPE);
 }
 
 /// The combo's key; a combo without one takes it from its legacy extensions (standard when
@@ -132,7 +132,7 @@ fn product(line: &mut Obj) {
         _ => return,
     };
     if let Some(vat) = es::objects_mut(line, "taxes").find(|t| string(t, "cat") == Some("VAT")) {
-        es::set(vat, PRODUCT, code);
+        es::set_ext(vat, PRODUCT, code);
     }
 }
 

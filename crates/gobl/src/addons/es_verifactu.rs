@@ -59,10 +59,10 @@ fn normalize(doc: &mut Doc) {
     es::each_combo(doc, normalize_combo);
     es::correction(doc, DOC_TYPE, CORRECTION_TYPE);
     if es::has_tag(doc, "self-billed") {
-        es::set(es::tax_mut(doc), ISSUER_TYPE, "D");
+        es::set_ext(es::tax_mut(doc), ISSUER_TYPE, "D");
     }
     if es::third_party_issuer(doc) {
-        es::set(es::tax_mut(doc), ISSUER_TYPE, "T");
+        es::set_ext(es::tax_mut(doc), ISSUER_TYPE, "T");
     }
     es::customer_identity_type(doc, IDENTITY_TYPE);
 }
@@ -74,9 +74,9 @@ fn normalize_combo(c: &mut Obj) {
     }
     if es::foreign(c) {
         // Taxed in another country: not subject to Spanish tax by the place of supply.
-        es::set(c, OP_CLASS, "N2");
+        es::set_ext(c, OP_CLASS, "N2");
         es::set_one_of(c, REGIME, &["01", "17"]);
-        es::delete(c, EXEMPT);
+        es::delete_ext(c, EXEMPT);
         return;
     }
     let key = combo_key(c);
@@ -93,7 +93,7 @@ fn normalize_combo(c: &mut Obj) {
         // Outside scope by the place of supply (N2) is the common case; N1 stays if given.
         "outside-scope" => {
             es::set_one_of(c, OP_CLASS, &["N2", "N1"]);
-            es::delete(c, EXEMPT);
+            es::delete_ext(c, EXEMPT);
         }
         "exempt" => exempt(c, &["E1", "E6"]),
         "export" => exempt(c, &["E2", "E3", "E4"]),
@@ -103,13 +103,13 @@ fn normalize_combo(c: &mut Obj) {
 }
 
 fn class(c: &mut Obj, code: &str) {
-    es::set(c, OP_CLASS, code);
-    es::delete(c, EXEMPT);
+    es::set_ext(c, OP_CLASS, code);
+    es::delete_ext(c, EXEMPT);
 }
 
 fn exempt(c: &mut Obj, codes: &[&str]) {
     es::set_one_of(c, EXEMPT, codes);
-    es::delete(c, OP_CLASS);
+    es::delete_ext(c, OP_CLASS);
 }
 
 /// The combo's key; a combo without one takes it from its legacy extensions (standard when
