@@ -111,17 +111,7 @@ pub(crate) async fn get_with_intents(
     scope: Scope,
     id: Uuid,
 ) -> TransformResult<Option<(Job, String)>> {
-    let job_columns = COLUMNS
-        .split(", ")
-        .map(|c| format!("j.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sql = format!(
-        "SELECT {job_columns}, {} FROM transform_jobs j LEFT JOIN transform_intents i \
-         ON i.workspace_id = j.workspace_id AND i.job_id = j.id \
-         WHERE j.workspace_id = $1 AND j.id = $2 ORDER BY i.seq",
-        intents::JOINED
-    );
+    let sql = with_intents_sql();
     let rows = scope
         .query(&sql)
         .bind(id.to_string())
@@ -137,6 +127,27 @@ pub(crate) async fn get_with_intents(
     Ok(Some((job, hash)))
 }
 
+/// The statement of [`get_with_intents`] (tests read its query plan): the intents come in
+/// `seq` order by a sort of the job's few (no index keeps that order).
+pub(crate) fn with_intents_sql() -> String {
+    let job_columns = COLUMNS
+        .split(", ")
+        .map(|c| format!("j.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "SELECT {job_columns}, {} FROM transform_jobs j LEFT JOIN transform_intents i \
+         ON i.workspace_id = j.workspace_id AND i.job_id = j.id \
+         WHERE j.workspace_id = $1 AND j.id = $2 ORDER BY i.seq",
+        intents::JOINED
+    )
+}
+
+/// The statement of [`id_by_key`] (tests read its query plan: the key index holds only the
+/// jobs that have a key).
+pub(crate) const BY_KEY_SQL: &str =
+    "SELECT id FROM transform_jobs WHERE workspace_id = $1 AND job_key = $2";
+
 /// The id of the job with this key.
 pub(crate) async fn id_by_key(
     store: &Store,
@@ -144,7 +155,7 @@ pub(crate) async fn id_by_key(
     key: &str,
 ) -> TransformResult<Option<Uuid>> {
     let row = scope
-        .query("SELECT id FROM transform_jobs WHERE workspace_id = $1 AND job_key = $2")
+        .query(BY_KEY_SQL)
         .bind(key.to_string())
         .fetch_optional(store.pool())
         .await?;

@@ -69,7 +69,9 @@ pub(crate) struct Position<'a> {
     pub completed_at: Option<DateTime<Utc>>,
     pub updated_at: DateTime<Utc>,
     pub faults: &'a [Fault],
-    /// The job's envelope: one an import step made is adopted (one the job had stays).
+    /// An envelope an import step made, for the job to adopt (one the job had stays). `None`
+    /// leaves the column out of the statement: on SQLite, a column set, even to its value,
+    /// rewrites the job's entry in each index holding it (here the envelope's jobs).
     pub silo_entry_id: Option<Uuid>,
 }
 
@@ -185,7 +187,8 @@ pub(crate) async fn advance(
     intents: &[(&Intent, i64)],
 ) -> TransformResult<bool> {
     let faults = serde_json::to_string(to.faults)?;
-    let sql = advance_sql(store.backend(), intents.len());
+    let adopt = to.silo_entry_id.is_some();
+    let sql = advance_sql(store.backend(), adopt, intents.len());
     let mut q = bind_move(scope.query(&sql), lease, to, faults);
     for (intent, seq) in intents {
         q = bind_intent(q, intent, *seq)?;
@@ -197,29 +200,38 @@ pub(crate) async fn advance(
     Ok(done.rows_affected() > 0)
 }
 
-/// The statement of an [`advance`] with `n` intents: built once for each backend and count
-/// (every step's save runs one).
-fn advance_sql(backend: Backend, n: usize) -> Cow<'static, str> {
-    static BUILT: [[OnceLock<String>; MAX_INTENTS]; 2] =
-        [const { [const { OnceLock::new() }; MAX_INTENTS] }; 2];
+/// The statement of an [`advance`] with `n` intents, adopting an envelope or not: built once
+/// for each backend, form and count (every step's save runs one).
+fn advance_sql(backend: Backend, adopt: bool, n: usize) -> Cow<'static, str> {
+    type Built = [OnceLock<String>; MAX_INTENTS];
+    static BUILT: [[Built; 2]; 2] =
+        [const { [const { [const { OnceLock::new() }; MAX_INTENTS] }; 2] }; 2];
     let build = || {
-        let rows: Vec<String> = (0..n).map(intent_values).collect();
+        let first = if adopt { 17 } else { 16 };
+        let rows: Vec<String> = (0..n).map(|i| intent_values(first + 9 * i)).collect();
         let rows = rows.iter().map(String::as_str);
-        backend.then_insert_rows(UPDATE_JOB, INTENT_INTO, rows, UPSERT_INTENT)
+        let update = if adopt { ADOPT_ENVELOPE } else { "" };
+        let update = format!("{UPDATE_JOB}{update} {JOB_FENCE}");
+        backend.then_insert_rows(&update, INTENT_INTO, rows, UPSERT_INTENT)
     };
-    let per_count = &BUILT[usize::from(backend == Backend::Postgres)];
+    let per_count = &BUILT[usize::from(backend == Backend::Postgres)][usize::from(adopt)];
     match n.checked_sub(1).and_then(|i| per_count.get(i)) {
         Some(cell) => Cow::Borrowed(cell.get_or_init(build)),
         None => Cow::Owned(build()),
     }
 }
 
-/// Moves a job on: `$1`..`$3` fence it by the lease, `$4`..`$16` are its new columns.
+/// Moves a job on: `$1`..`$3` fence it by the lease ([`JOB_FENCE`]), `$4`..`$15` are its new
+/// columns, and `$16` an envelope to adopt ([`ADOPT_ENVELOPE`]) when there is one.
 const UPDATE_JOB: &str = "UPDATE transform_jobs SET phase = $4, step_id = $5, intent_id = $6, \
      intent_seq = $7, attempt = $8, step_state = $9, ready_at = $10, lease_owner = $11, \
-     status = $12, completed_at = $13, updated_at = $14, faults = $15, \
-     silo_entry_id = COALESCE(silo_entry_id, $16) \
-     WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
+     status = $12, completed_at = $13, updated_at = $14, faults = $15";
+
+/// Adopts the envelope an import step made, in [`UPDATE_JOB`]'s list.
+const ADOPT_ENVELOPE: &str = ", silo_entry_id = COALESCE(silo_entry_id, $16)";
+
+/// The job, as long as the lease holds: [`UPDATE_JOB`]'s condition.
+const JOB_FENCE: &str = "WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3";
 
 /// The steps' intents, saved with the move: one row of [`intent_values`] each.
 const INTENT_INTO: &str = "INSERT INTO transform_intents (workspace_id, job_id, id, seq, \
@@ -228,18 +240,18 @@ const INTENT_INTO: &str = "INSERT INTO transform_intents (workspace_id, job_id, 
 const UPSERT_INTENT: &str = "ON CONFLICT (workspace_id, job_id, id) DO UPDATE SET \
      completed = excluded.completed, updated_at = excluded.updated_at, events = excluded.events";
 
-/// The select list of the `n`th intent (from 0): the job's `$1`, `$2`, then nine placeholders
-/// of its own after the job's sixteen.
-fn intent_values(n: usize) -> String {
-    let first = 17 + 9 * n;
+/// The select list of an intent whose nine placeholders start at `$first`: the job's `$1`,
+/// `$2`, then its own.
+fn intent_values(first: usize) -> String {
     let own: Vec<String> = (first..first + 9).map(|i| format!("${i}")).collect();
     format!("$1, $2, {}", own.join(", "))
 }
 
-/// Binds `$2`..`$16` (the scope is `$1`): the lease and the job's new columns of
-/// [`UPDATE_JOB`].
+/// Binds `$2`..`$15` (the scope is `$1`), and `$16` when there is an envelope to adopt: the
+/// lease and the job's new columns of [`UPDATE_JOB`].
 fn bind_move<'q>(q: Query<'q>, lease: Lease, to: &Position<'_>, faults: String) -> Query<'q> {
-    q.bind(lease.job_id.to_string())
+    let q = q
+        .bind(lease.job_id.to_string())
         .bind(lease.owner.to_string())
         .bind(to.phase)
         .bind(to.step_id.to_string())
@@ -252,8 +264,11 @@ fn bind_move<'q>(q: Query<'q>, lease: Lease, to: &Position<'_>, faults: String) 
         .bind(to.status)
         .bind(to.completed_at.map(millis))
         .bind(millis(to.updated_at))
-        .bind(faults)
-        .bind(to.silo_entry_id.map(|id| id.to_string()))
+        .bind(faults);
+    match to.silo_entry_id {
+        Some(id) => q.bind(id.to_string()),
+        None => q,
+    }
 }
 
 /// Binds an intent's nine columns, numbered `seq` in its job.

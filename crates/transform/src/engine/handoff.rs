@@ -110,6 +110,7 @@ impl Transform {
             workflow_id: job.workflow_id,
             workflow_version: job.workflow_version,
             silo_entry_id: job.silo_entry_id,
+            adopted: false,
             key: job.key.clone(),
             args: job.args.clone(),
             faults: Vec::new(),

@@ -21,6 +21,9 @@ pub struct Claimed {
     pub workflow_id: Uuid,
     pub workflow_version: i64,
     pub silo_entry_id: Option<Uuid>,
+    /// `silo_entry_id` was made by an import step of this claim: the job's row takes it at
+    /// the next save (the rows of the others keep theirs, unwritten).
+    pub adopted: bool,
     pub key: Option<String>,
     pub args: std::collections::BTreeMap<String, String>,
     pub faults: Vec<folio_api::Fault>,
@@ -42,6 +45,7 @@ impl Claimed {
             workflow_id: row.workflow_id,
             workflow_version: row.workflow_version,
             silo_entry_id: row.silo_entry_id,
+            adopted: false,
             key: row.key,
             args: row.args,
             faults: row.faults,
@@ -313,7 +317,7 @@ fn here(job: &Claimed, now: DateTime<Utc>) -> Position<'_> {
         completed_at: None,
         updated_at: now,
         faults: &job.faults,
-        silo_entry_id: job.silo_entry_id,
+        silo_entry_id: job.silo_entry_id.filter(|_| job.adopted),
     }
 }
 

@@ -553,6 +553,7 @@ fn complete(
     if job.silo_entry_id.is_none() {
         // a job given XML works on the envelope its import step made, from then on
         job.silo_entry_id = intent.events.last().and_then(|e| e.silo_entry_id);
+        job.adopted = job.silo_entry_id.is_some();
     }
     if status_word == status::KO {
         job.faults.push(Fault {
