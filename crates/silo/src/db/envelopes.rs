@@ -130,10 +130,15 @@ pub(crate) async fn get(store: &Store, ws: Scope, id: Uuid) -> SiloResult<Option
     Ok(Some((entry, fingerprint)))
 }
 
+/// The statement of [`id_by_key`] (tests read its query plan: the key index holds only the
+/// envelopes that have a key).
+pub(crate) const BY_KEY_SQL: &str =
+    "SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND key = $2";
+
 /// The id of the envelope with this key.
 pub(crate) async fn id_by_key(store: &Store, ws: Scope, key: &str) -> SiloResult<Option<Uuid>> {
     let row = ws
-        .query("SELECT id FROM silo_envelopes WHERE workspace_id = $1 AND key = $2")
+        .query(BY_KEY_SQL)
         .bind(key.to_owned())
         .fetch_optional(store.pool())
         .await?;
