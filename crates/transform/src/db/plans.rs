@@ -72,14 +72,13 @@ fn statements(backend: Backend, ws: Scope) -> Vec<(&'static str, String, AnyArgu
     let _ = claim.add("owner".to_string());
     let _ = claim.add(middle + 60_000);
     let _ = claim.add(middle);
-    let _ = claim.add(8_i64);
     vec![
         ("list, first page", jobs::list_sql(), first),
         ("list, later page", jobs::list_sql(), later),
         ("jobs of an envelope", jobs::of_envelope_sql(), envelope),
         ("a job by its key", jobs::BY_KEY_SQL.to_string(), key),
         ("a job with its intents", jobs::with_intents_sql(), job),
-        ("claim", queue::claim_sql(backend), claim),
+        ("claim", queue::claim_sql(backend, 8), claim),
     ]
 }
 
@@ -128,5 +127,47 @@ async fn job_lists_and_the_claim_read_through_an_index() {
                 );
             }
         }
+    }
+}
+
+/// On PostgreSQL the claim is planned once a connection: after the five calls it plans for
+/// their values, a plan for any values serves (the claim picked rows by key was planned anew on
+/// every call, its plan for any values being a scan of the table). A worker polls with it
+/// every few milliseconds.
+#[tokio::test]
+async fn the_claim_keeps_one_plan_on_postgresql() {
+    use sqlx::Arguments as _;
+    for db in backends().await {
+        if db.store.backend() != Backend::Postgres {
+            continue;
+        }
+        let ws = Scope::new(db.store.create_workspace("plans").await.unwrap().id);
+        fill(&db, ws).await;
+        let mut conn = db.store.pool().acquire().await.unwrap();
+        let sql = queue::claim_sql(Backend::Postgres, 4);
+        for _ in 0..8 {
+            // a poll that finds nothing ready, as most of a worker's polls do
+            let mut args = AnyArguments::default();
+            let _ = args.add("owner".to_string());
+            let _ = args.add(1_i64);
+            let _ = args.add(0_i64);
+            let claimed = sqlx::query_with(&sql, args)
+                .fetch_all(&mut *conn)
+                .await
+                .unwrap();
+            assert!(claimed.is_empty());
+        }
+        let (generic, custom): (i64, i64) = sqlx::query_as(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements \
+             WHERE statement = $1",
+        )
+        .bind(&sql)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+        assert!(
+            generic >= 3,
+            "generic plans {generic}, custom plans {custom}"
+        );
     }
 }
