@@ -183,6 +183,22 @@ pub async fn analyze(store: &Store) {
     }
 }
 
+/// Whether a query plan (`EXPLAIN QUERY PLAN`'s details on SQLite, `EXPLAIN`'s lines on
+/// PostgreSQL) reads one of `tables` whole: SQLite's `SCAN <name>`, PostgreSQL's `Seq Scan on
+/// <name>`. SQLite names a table by its alias when the statement gives one, so list aliases too.
+pub fn scans_whole(plan: &str, tables: &[&str]) -> bool {
+    plan.lines().any(|line| {
+        let line = line.trim_start_matches([' ', '-', '>']);
+        let scanned = line
+            .strip_prefix("SCAN ")
+            .or_else(|| line.strip_prefix("Seq Scan on "));
+        scanned.is_some_and(|rest| {
+            let name = rest.split(' ').next().unwrap_or_default();
+            tables.contains(&name)
+        })
+    })
+}
+
 /// `url` with its database (path) replaced by `name`, keeping any query string.
 fn with_database(url: &str, name: &str) -> String {
     let (base, query) = match url.split_once('?') {

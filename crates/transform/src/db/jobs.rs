@@ -111,9 +111,8 @@ pub(crate) async fn get_with_intents(
     scope: Scope,
     id: Uuid,
 ) -> TransformResult<Option<(Job, String)>> {
-    let sql = with_intents_sql();
     let rows = scope
-        .query(&sql)
+        .query(with_intents_sql())
         .bind(id.to_string())
         .fetch_all(store.pool())
         .await?;
@@ -128,19 +127,23 @@ pub(crate) async fn get_with_intents(
 }
 
 /// The statement of [`get_with_intents`] (tests read its query plan): the intents come in
-/// `seq` order by a sort of the job's few (no index keeps that order).
-pub(crate) fn with_intents_sql() -> String {
-    let job_columns = COLUMNS
-        .split(", ")
-        .map(|c| format!("j.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    format!(
-        "SELECT {job_columns}, {} FROM transform_jobs j LEFT JOIN transform_intents i \
-         ON i.workspace_id = j.workspace_id AND i.job_id = j.id \
-         WHERE j.workspace_id = $1 AND j.id = $2 ORDER BY i.seq",
-        intents::JOINED
-    )
+/// `seq` order by a sort of the job's few (no index keeps that order). Built once: every read
+/// of a job runs it.
+pub(crate) fn with_intents_sql() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        let job_columns = COLUMNS
+            .split(", ")
+            .map(|c| format!("j.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "SELECT {job_columns}, {} FROM transform_jobs j LEFT JOIN transform_intents i \
+             ON i.workspace_id = j.workspace_id AND i.job_id = j.id \
+             WHERE j.workspace_id = $1 AND j.id = $2 ORDER BY i.seq",
+            intents::JOINED
+        )
+    })
 }
 
 /// The statement of [`id_by_key`] (tests read its query plan: the key index holds only the

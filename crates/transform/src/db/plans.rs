@@ -4,7 +4,7 @@
 //! filled in bulk): no plan reads the jobs or the intents whole, and a later page of the list
 //! starts at its time in the index.
 
-use folio_store::testing::{TestDb, analyze, backends};
+use folio_store::testing::{TestDb, analyze, backends, scans_whole};
 use folio_store::{Backend, Scope};
 use sqlx::Row;
 use sqlx::any::AnyArguments;
@@ -77,28 +77,19 @@ fn statements(backend: Backend, ws: Scope) -> Vec<(&'static str, String, AnyArgu
         ("list, later page", jobs::list_sql(), later),
         ("jobs of an envelope", jobs::of_envelope_sql(), envelope),
         ("a job by its key", jobs::BY_KEY_SQL.to_string(), key),
-        ("a job with its intents", jobs::with_intents_sql(), job),
+        (
+            "a job with its intents",
+            jobs::with_intents_sql().to_string(),
+            job,
+        ),
         ("claim", queue::claim_sql(backend, 8), claim),
     ]
 }
 
-/// Whether the plan reads the jobs or the intents whole (SQLite names a table by its alias,
-/// `j` and `i` in the join).
+/// Whether the plan reads the jobs or the intents whole (`j` and `i`: their aliases in the
+/// join, SQLite's names for them).
 fn scans_jobs(plan: &str) -> bool {
-    const WHOLE: [&str; 6] = [
-        "SCAN transform_jobs",
-        "SCAN transform_intents",
-        "SCAN j",
-        "SCAN i",
-        "Seq Scan on transform_jobs",
-        "Seq Scan on transform_intents",
-    ];
-    plan.lines().any(|line| {
-        let line = line.trim_start_matches([' ', '-', '>']);
-        WHOLE
-            .iter()
-            .any(|w| line == *w || line.starts_with(&format!("{w} ")))
-    })
+    scans_whole(plan, &["transform_jobs", "transform_intents", "j", "i"])
 }
 
 #[tokio::test]
