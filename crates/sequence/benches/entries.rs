@@ -75,7 +75,7 @@ async fn bench(label: &str, store: Store, n: usize, clients: usize) {
                 let _: i64 = sqlx::query_scalar(
                     "UPDATE bench_counter SET n = n + 1 WHERE id = 1 RETURNING n",
                 )
-                .fetch_one(tx.conn().await.unwrap())
+                .fetch_one(&mut tx)
                 .await
                 .expect("increment");
                 tx.commit().await.expect("commit");

@@ -23,7 +23,7 @@ impl Sequence {
         let Some(mut series) = db::series::lock(&mut tx, postgres, scope, series_id).await? else {
             return Err(SequenceError::NotFound("series"));
         };
-        if let Some(existing) = db::entries::get(tx.conn().await?, scope, series_id, id).await? {
+        if let Some(existing) = db::entries::get(&mut tx, scope, series_id, id).await? {
             tx.commit().await?;
             return Ok(existing);
         }

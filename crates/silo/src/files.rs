@@ -31,7 +31,7 @@ impl Silo {
         self.exists(ws, envelope_id).await?;
         self.blobs().put(&file.hash, bytes).await?;
         let mut tx = self.store().begin_write().await?;
-        if let Some(stored) = db::files::get(tx.conn().await?, ws, envelope_id, file_id).await? {
+        if let Some(stored) = db::files::get(&mut tx, ws, envelope_id, file_id).await? {
             if stored.stored {
                 tx.rollback().await?;
                 return same_file(stored, &file);
@@ -80,7 +80,7 @@ impl Silo {
         let file = describe(file_id, new, sha256, size, false);
         self.exists(ws, envelope_id).await?;
         let mut tx = self.store().begin_write().await?;
-        if let Some(stored) = db::files::get(tx.conn().await?, ws, envelope_id, file_id).await? {
+        if let Some(stored) = db::files::get(&mut tx, ws, envelope_id, file_id).await? {
             tx.rollback().await?;
             return same_file(stored, &file);
         }

@@ -80,7 +80,7 @@ impl Silo {
             return Ok(Some(state));
         }
         // the state was there already, or there is no such envelope
-        if !db::envelopes::exists(tx.conn().await?, ws, id).await? {
+        if !db::envelopes::exists(&mut *tx, ws, id).await? {
             return Err(SiloError::NotFound("envelope"));
         }
         Ok(None)

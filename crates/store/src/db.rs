@@ -8,11 +8,12 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
+use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::WriteTx;
 use crate::keys::Kek;
 use crate::writer::{Lane, SCRIPT_END, SCRIPT_START};
+use crate::writer_conn::WriterConn;
 use crate::{KeyError, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -163,7 +164,7 @@ impl Store {
                 "unsupported database URL scheme in {database:?} (use postgres://, sqlite: or a file path)"
             )));
         } else {
-            let (url, in_memory) = sqlite_url(database)?;
+            let (url, in_memory, path) = sqlite_url(database)?;
             // A SQLite connection is a file handle that nothing else cuts: no ping on acquire.
             let mut options = AnyPoolOptions::new()
                 .max_connections(8)
@@ -177,8 +178,7 @@ impl Store {
                     .max_lifetime(None);
             }
             // The writer first: it puts the file in WAL mode before any reader opens it.
-            let mut writer = AnyConnection::connect(&url).await?;
-            writer.execute(SQLITE_PRAGMAS).await?;
+            let mut writer = WriterConn::open(&path, in_memory, SQLITE_PRAGMAS)?;
             set_wal(&mut writer).await?;
             let pool = options
                 .after_connect(|conn, _meta| {
@@ -189,7 +189,7 @@ impl Store {
                 })
                 .connect(&url)
                 .await?;
-            let lane = Lane::new(writer, pool.clone()).await?;
+            let lane = Lane::new(writer, pool.clone())?;
             Store {
                 pool,
                 backend: Backend::Sqlite,
@@ -309,10 +309,10 @@ impl Store {
 /// is locked" (the likeliest cause of the CLI's rare failure beside a busy server, which was
 /// never reproduced: docs/configuration-and-operations.md). Here a refusal is retried for up
 /// to [`SET_WAL_FOR`].
-async fn set_wal(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+async fn set_wal(conn: &mut WriterConn) -> Result<(), sqlx::Error> {
     let started = std::time::Instant::now();
     loop {
-        match conn.execute("PRAGMA journal_mode=WAL").await {
+        match conn.execute("PRAGMA journal_mode=WAL") {
             Err(sqlx::Error::Database(e))
                 if e.message().contains("locked") && started.elapsed() < SET_WAL_FOR =>
             {
@@ -326,17 +326,16 @@ async fn set_wal(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
 
 /// Normalise a `sqlite:` URL or a plain path into a `sqlite://` URL with `mode=rwc` and an
 /// absolute path, creating the parent folders of the file. Also says whether the database is
-/// in memory (`sqlite::memory:`), which is only useful for quick tests.
-fn sqlite_url(database: &str) -> Result<(String, bool), StoreError> {
+/// in memory (`sqlite::memory:`), which is only useful for quick tests, and what the writer
+/// opens: the file's path, or the in-memory database's `file:` URI.
+fn sqlite_url(database: &str) -> Result<(String, bool, PathBuf), StoreError> {
     let is_url = database.len() >= 7 && database[..7].eq_ignore_ascii_case("sqlite:");
     if is_url && (database.contains(":memory:") || database.contains("mode=memory")) {
         // Name one shared in-memory database, so every pooled connection sees the same data.
         // (Built by hand: sqlx's own URL for `:memory:` does not parse back.)
         let name = uuid::Uuid::new_v4().simple();
-        return Ok((
-            format!("sqlite:file:folio-memory-{name}?mode=memory&cache=shared"),
-            true,
-        ));
+        let uri = format!("file:folio-memory-{name}?mode=memory&cache=shared");
+        return Ok((format!("sqlite:{uri}"), true, uri.into()));
     }
     let opts = if is_url {
         SqliteConnectOptions::from_str(database)?
@@ -350,7 +349,7 @@ fn sqlite_url(database: &str) -> Result<(String, bool), StoreError> {
         create_dir_all(parent)?;
     }
     let opts = opts.filename(&path).create_if_missing(true);
-    Ok((opts.to_url_lossy().to_string(), false))
+    Ok((opts.to_url_lossy().to_string(), false, path))
 }
 
 fn create_dir_all(dir: &Path) -> Result<(), StoreError> {

@@ -1,13 +1,15 @@
 //! Writes held back on SQLite's writer until the transaction's next statement, to go with it
-//! in one round trip ([`crate::WriteTx::defer_writes`]).
+//! in one script ([`crate::WriteTx::defer_writes`]).
 //!
-//! Each statement on the writer is a round trip to its connection's thread, and that trip, not
-//! SQLite's work, sets the pace of a run of a job's local steps (their changes, then the job's
-//! save: three statements, three trips). A write whose caller would only check how many rows it
-//! changed can instead be held back with what it must change ([`Expect`]); the writes held back
-//! go as one script with the next statement, and each is checked then. When one changed
-//! something else, or a statement of the script fails, the transaction fails as a whole and its
-//! caller rolls it back (and runs its work again without holding writes back).
+//! Each statement on the writer used to be a round trip to its connection's thread, a trip
+//! that, not SQLite's work, set the pace of a run of a job's local steps (their changes, then
+//! the job's save: three statements, three trips); the writer now calls SQLite in the
+//! member's task (`writer_conn.rs`), and a script still saves a call a write. A write whose
+//! caller would only check how many rows it changed can be held back with what it must change
+//! ([`Expect`]); the writes held back go as one script with the next statement, and each is
+//! checked then. When one changed something else, or a statement of the script fails, the
+//! transaction fails as a whole and its caller rolls it back (and runs its work again without
+//! holding writes back).
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};

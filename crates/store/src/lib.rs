@@ -53,6 +53,7 @@ mod workspaces;
 mod write_query;
 mod write_tx;
 mod writer;
+mod writer_conn;
 
 pub use blobs::Blobs;
 pub use console::{ConsoleSignIn, SignInKind};

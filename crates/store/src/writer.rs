@@ -13,27 +13,28 @@
 //! statement that finds the lane idle and no one waiting runs alone in SQLite's autocommit: a
 //! group's `BEGIN` and `COMMIT` would be two more round trips to the connection's thread.
 //!
-//! **Round trips.** Each statement is a round trip to the connection's thread, and the turn is
-//! held meanwhile, so the writer's throughput is the inverse of the round trips a write needs.
-//! A member's start (the group's `BEGIN IMMEDIATE`, its `SAVEPOINT`) therefore goes in one
-//! script with its first statement, and its savepoint is never released on its own: the
-//! group's `COMMIT` ends all of them, and a later member's `ROLLBACK TO` finds its own, the
-//! latest of the name.
+//! **In the member's task.** The writer's connection is called directly from the task whose
+//! turn it is ([`WriterConn`]), not through a connection thread of `sqlx`: a statement costs
+//! SQLite's work only, not two thread wake-ups. A member's start (the group's `BEGIN
+//! IMMEDIATE`, its `SAVEPOINT`) goes in one script with its first statement, and its savepoint
+//! is never released on its own: the group's `COMMIT` ends all of them, and a later member's
+//! `ROLLBACK TO` finds its own, the latest of the name.
 //!
 //! A member that ends while others wait hands the turn straight to the next, which joins the
-//! group; the group's `COMMIT` runs in a spawned task ([`finish`]), not in the member's future:
-//! a request dropped half way (its client went away) cannot leave a group uncommitted, nor can
-//! the waiters it was handed to, given up ([`Queued`]).
+//! group; the last member commits the group as it ends ([`finish`]), before its future next
+//! waits: a request dropped half way (its client went away) cannot leave a group uncommitted,
+//! nor can the waiters it was handed to, given up ([`Queued`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use futures::TryStreamExt as _;
 use sqlx::any::{AnyQueryResult, AnyRow};
-use sqlx::{AnyConnection, AnyPool, Either, Execute as _, Executor};
+use sqlx::{AnyConnection, AnyPool, Either, Execute as _, Executor as _};
 
 use crate::Query;
 use crate::deferred::{Deferred, Expect};
+use crate::writer_conn::WriterConn;
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
 /// Members at most in one group commit: bounds how long the first member waits for the commit.
@@ -76,7 +77,7 @@ pub(crate) struct Lane {
 
 /// What the member whose turn it is holds: the connection and the group open on it.
 struct Turn {
-    conn: AnyConnection,
+    conn: WriterConn,
     group: Option<Group>,
     /// A savepoint left open by a member that could not finish (no runtime to clean up on).
     dangling: bool,
@@ -91,16 +92,12 @@ struct Group {
 
 impl Lane {
     /// The lane over `conn`, a connection of its own (not of `pool`).
-    pub(crate) async fn new(
-        mut conn: AnyConnection,
-        pool: AnyPool,
-    ) -> Result<Arc<Lane>, sqlx::Error> {
+    pub(crate) fn new(mut conn: WriterConn, pool: AnyPool) -> Result<Arc<Lane>, sqlx::Error> {
         // Savepoints keep the pages they change in a sub-journal, which SQLite spills to a
         // temporary file past 64 KiB: a group's members' savepoints, kept until its COMMIT,
         // passed that often (a file made and removed every other group). In memory it stays
         // as small as a group's changes; the readers keep their temporary files on disk.
-        conn.execute("PRAGMA wal_autocheckpoint=0; PRAGMA temp_store=MEMORY")
-            .await?;
+        conn.execute("PRAGMA wal_autocheckpoint=0; PRAGMA temp_store=MEMORY")?;
         Ok(Arc::new(Lane {
             pool,
             checkpointing: Arc::default(),
@@ -117,11 +114,15 @@ impl Lane {
     /// Starts a checkpoint on a pool connection unless one is running; when the WAL has
     /// grown past [`WAL_TRUNCATE_PAGES`], it is truncated on the writer's turn.
     fn checkpoint(self: &Arc<Lane>) {
+        // (a member dropped outside any runtime leaves it to the next commit)
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
         if self.checkpointing.swap(true, Ordering::SeqCst) {
             return;
         }
         let lane = self.clone();
-        tokio::spawn(async move {
+        rt.spawn(async move {
             let passive = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)")
                 .fetch_one(&lane.pool)
                 .await;
@@ -140,14 +141,16 @@ impl Lane {
 
     /// Copies the whole WAL into the database and truncates it to nothing, on the writer's
     /// connection between two groups (a group still open is left for the next checkpoint).
+    /// It waits for readers in SQLite's busy handler: on a thread for blocking work.
     pub(crate) async fn truncate_wal(&self) {
         let mut turn = self.turn.clone().lock_owned().await;
         if turn.group.is_some() || turn.dangling {
             return;
         }
-        let done = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)")
-            .fetch_one(&mut turn.conn)
-            .await;
+        let done =
+            tokio::task::spawn_blocking(move || turn.conn.three("PRAGMA wal_checkpoint(TRUNCATE)"))
+                .await
+                .unwrap_or_else(|e| Err(sqlx::Error::Protocol(e.to_string())));
         match done {
             Ok((0, _, _)) => tracing::debug!("SQLite WAL truncated"),
             Ok(_) => tracing::info!("SQLite WAL not truncated: readers were busy; trying later"),
@@ -181,7 +184,7 @@ impl Lane {
         let turn = member.turn_mut();
         if turn.dangling {
             // (an error: there was no savepoint left to undo)
-            let _ = rollback_savepoint(&mut turn.conn).await;
+            let _ = rollback_savepoint(&mut turn.conn);
             turn.dangling = false;
         }
         let opening = turn.group.is_none();
@@ -277,13 +280,13 @@ impl Member {
 
     /// Holds `query` back for the member's next statement when it defers writes (`None`);
     /// else runs it.
-    pub(crate) async fn write_expecting(
+    pub(crate) fn write_expecting(
         &mut self,
         query: Query<'_>,
         expect: Expect,
     ) -> Result<Option<Ran>, sqlx::Error> {
         if !self.deferring {
-            return self.run(query).await.map(Some);
+            return self.run(query).map(Some);
         }
         self.deferred
             .get_or_insert_with(Deferred::default)
@@ -294,19 +297,19 @@ impl Member {
     /// Runs `query` (a statement or a script), its start sent with it; a script that fails
     /// half way is undone in full (its own savepoint, when that was made). Writes held back go
     /// first, in the same script.
-    pub(crate) async fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
+    pub(crate) fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
         if let Some(deferred) = self.deferred.take() {
-            return self.run_deferred(deferred, Some(query)).await;
+            return self.run_deferred(deferred, Some(query));
         }
         let start = self.start();
         let before = statements(start);
         let script = query.sql().starts_with(SCRIPT_START);
-        let ran = run_after(start, query, &mut self.turn_mut().conn).await;
+        let ran = run_after(start, query, &mut self.turn_mut().conn);
         let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
-        let started = self.after_start(completed >= before).await;
+        let started = self.after_start(completed >= before);
         if started && script && completed > before && ran.is_err() {
             // the script's savepoint is still open: undo it, leaving the member's
-            let _ = rollback_savepoint(&mut self.turn_mut().conn).await;
+            let _ = rollback_savepoint(&mut self.turn_mut().conn);
         }
         ran.map(|ran| ran.without(before, script))
             .map_err(|failed| failed.error)
@@ -316,7 +319,7 @@ impl Member {
     /// checks each write held back; `query`'s counts and rows are returned. Should a
     /// statement fail or a write change what it should not, the member has failed: its caller
     /// rolls it back.
-    async fn run_deferred(
+    fn run_deferred(
         &mut self,
         mut deferred: Deferred,
         query: Option<Query<'_>>,
@@ -326,9 +329,9 @@ impl Member {
         }
         let start = self.start();
         let before = statements(start);
-        let ran = run_after(start, deferred.query(), &mut self.turn_mut().conn).await;
+        let ran = run_after(start, deferred.query(), &mut self.turn_mut().conn);
         let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
-        self.after_start(completed >= before).await;
+        self.after_start(completed >= before);
         let checked = ran.map_err(|failed| failed.error).and_then(|ran| {
             let mut ran = ran.without(before, false);
             ran.counts = deferred.check(std::mem::take(&mut ran.counts))?;
@@ -339,35 +342,17 @@ impl Member {
     }
 
     /// Sends the writes held back, if any, on their own.
-    async fn flush(&mut self) -> Result<(), sqlx::Error> {
+    fn flush(&mut self) -> Result<(), sqlx::Error> {
         match self.deferred.take() {
-            Some(deferred) => self.run_deferred(deferred, None).await.map(|_| ()),
+            Some(deferred) => self.run_deferred(deferred, None).map(|_| ()),
             None => Ok(()),
         }
-    }
-
-    /// The connection for a statement of the caller's own, the member's start run first.
-    pub(crate) async fn conn(&mut self) -> Result<&mut AnyConnection, sqlx::Error> {
-        self.flush().await?;
-        self.start_alone().await?;
-        Ok(&mut self.turn_mut().conn)
-    }
-
-    /// Runs the member's start on its own, for a statement that cannot carry it.
-    async fn start_alone(&mut self) -> Result<(), sqlx::Error> {
-        let sql = self.start();
-        let done = match sql {
-            "" => Ok(()),
-            sql => self.turn_mut().conn.execute(sql).await.map(|_| ()),
-        };
-        self.after_start(done.is_ok()).await;
-        done
     }
 
     /// Records the member's start once it `ran` (its group opened, its savepoint made), or,
     /// when it failed, leaves no transaction behind (`BEGIN` may have worked, `SAVEPOINT` not);
     /// true when the member has started.
-    async fn after_start(&mut self, ran: bool) -> bool {
+    fn after_start(&mut self, ran: bool) -> bool {
         if self.started {
             return true;
         }
@@ -375,7 +360,7 @@ impl Member {
         let turn = self.turn_mut();
         if !ran {
             if opening {
-                let _ = turn.conn.execute("ROLLBACK").await;
+                let _ = turn.conn.execute("ROLLBACK");
             }
             return false;
         }
@@ -396,9 +381,9 @@ impl Member {
 
     /// Keeps the member's statements and waits for its group to commit.
     pub(crate) async fn commit(mut self) -> Result<(), sqlx::Error> {
-        let flushed = self.flush().await;
+        let flushed = self.flush();
         if self.failed {
-            let undone = self.rollback_started().await;
+            let undone = self.rollback_started();
             self.hand_on();
             undone?;
             return Err(flushed.err().unwrap_or_else(|| {
@@ -437,26 +422,26 @@ impl Member {
     }
 
     /// Undoes the member's statements (the rest of its group goes on).
-    pub(crate) async fn rollback(mut self) -> Result<(), sqlx::Error> {
+    pub(crate) fn rollback(mut self) -> Result<(), sqlx::Error> {
         self.deferred = None;
-        let result = self.rollback_started().await;
+        let result = self.rollback_started();
         self.hand_on();
         result
     }
 
     /// Undoes the member's savepoint, if it made one.
-    async fn rollback_started(&mut self) -> Result<(), sqlx::Error> {
+    fn rollback_started(&mut self) -> Result<(), sqlx::Error> {
         if !(self.savepoint && self.started) {
             return Ok(());
         }
         let turn = self.turn_mut();
-        let r = rollback_savepoint(&mut turn.conn).await;
+        let r = rollback_savepoint(&mut turn.conn);
         turn.dangling = r.is_err();
         r
     }
 
     /// Ends the member's turn: the next in line joins the open group and ends it or hands
-    /// it on in turn; with no one waiting (or the group full), a spawned task commits it.
+    /// it on in turn; with no one waiting (or the group full), the group commits now.
     fn hand_on(&mut self) {
         if let Some(turn) = self.turn.take() {
             finish(&self.lane, turn);
@@ -465,45 +450,36 @@ impl Member {
 }
 
 impl Drop for Member {
-    /// A member dropped before it ended (its request was cancelled) is rolled back.
+    /// A member dropped before it ended (its request was cancelled) is rolled back (should
+    /// that fail, the next member undoes the savepoint, `dangling`, before it starts).
     fn drop(&mut self) {
         let Some(mut turn) = self.turn.take() else {
             return;
         };
-        let lane = self.lane.clone();
-        let savepoint = self.savepoint && self.started;
-        match tokio::runtime::Handle::try_current() {
-            Ok(rt) => {
-                rt.spawn(async move {
-                    if savepoint && rollback_savepoint(&mut turn.conn).await.is_ok() {
-                        turn.dangling = false;
-                    }
-                    finish(&lane, turn);
-                });
-            }
-            // the next member undoes the savepoint (`dangling`) before it starts
-            Err(_) => drop(turn),
+        if self.savepoint && self.started && rollback_savepoint(&mut turn.conn).is_ok() {
+            turn.dangling = false;
         }
+        finish(&self.lane, turn);
     }
 }
 
 /// Ends a turn: passes it to the next in line, who joins the open group, or, with no one
-/// waiting or the group full, commits the group in a task of its own (a member's request
-/// dropped while it waits for the commit cannot leave the group uncommitted). Should every
-/// waiter be given up, the last one commits the group ([`Queued`]'s drop).
-fn finish(lane: &Arc<Lane>, turn: OwnedMutexGuard<Turn>) {
+/// waiting or the group full, commits the group now (before the member's future waits for it:
+/// a request dropped while it waits cannot leave the group uncommitted). Should every waiter
+/// be given up, the last one commits the group ([`Queued`]'s drop).
+fn finish(lane: &Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
     let Some(members) = turn.group.as_ref().map(|g| g.members) else {
         return;
     };
     if lane.queued.load(Ordering::SeqCst) > 0 && members < MAX_GROUP {
         return;
     }
-    tokio::spawn(close(lane.clone(), turn));
+    close(lane, &mut turn);
 }
 
 /// Commits the open group, and checkpoints every [`CHECKPOINT_EVERY`] commits.
-async fn close(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
-    if commit_group(&mut turn).await && turn.groups.is_multiple_of(CHECKPOINT_EVERY) {
+fn close(lane: &Arc<Lane>, turn: &mut Turn) {
+    if commit_group(turn) && turn.groups.is_multiple_of(CHECKPOINT_EVERY) {
         lane.checkpoint();
     }
 }
@@ -511,37 +487,34 @@ async fn close(lane: Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
 /// Commits a group that its members handed on to waiters that were then given up: with the
 /// turn free and no one waiting, no one else would.
 async fn close_abandoned(lane: Arc<Lane>) {
-    let turn = lane.turn.clone().lock_owned().await;
+    let mut turn = lane.turn.clone().lock_owned().await;
     if turn.group.is_some() && lane.queued.load(Ordering::SeqCst) == 0 {
-        close(lane, turn).await;
+        close(&lane, &mut turn);
     }
 }
 
 /// Commits the open group and tells its members; true when it committed.
-async fn commit_group(turn: &mut Turn) -> bool {
+fn commit_group(turn: &mut Turn) -> bool {
     let Some(group) = turn.group.take() else {
         return false;
     };
     // a member's savepoint its end could not undo must not commit with the group
     let undone = if turn.dangling {
-        rollback_savepoint(&mut turn.conn).await
+        rollback_savepoint(&mut turn.conn)
     } else {
         Ok(())
     };
     turn.dangling = false;
-    let result = match undone {
-        Ok(()) => sqlx::query("COMMIT").execute(&mut turn.conn).await,
-        Err(e) => Err(e),
-    };
+    let result = undone.and_then(|()| turn.conn.execute("COMMIT"));
     if let Err(e) = &result {
         tracing::error!(error = %e, members = group.members, "SQLite group commit failed");
         // a failed COMMIT may leave the transaction open: end it so the next group can begin
-        let _ = sqlx::query("ROLLBACK").execute(&mut turn.conn).await;
+        let _ = turn.conn.execute("ROLLBACK");
     }
     let committed = result.is_ok();
     let _ = group
         .done
-        .send(Some(result.map(|_| ()).map_err(|e| e.to_string().into())));
+        .send(Some(result.map_err(|e| e.to_string().into())));
     committed
 }
 
@@ -550,15 +523,13 @@ pub(crate) const SCRIPT_START: &str = concat!("SAVEPOINT ", savepoint!(), ";");
 /// How it ends.
 pub(crate) const SCRIPT_END: &str = concat!("; RELEASE ", savepoint!());
 
-pub(crate) async fn rollback_savepoint(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+fn rollback_savepoint(conn: &mut WriterConn) -> Result<(), sqlx::Error> {
     conn.execute(concat!(
         "ROLLBACK TO ",
         savepoint!(),
         "; RELEASE ",
         savepoint!()
     ))
-    .await
-    .map(|_| ())
 }
 
 /// The statements a member's start holds (each ends with `;`).
@@ -594,31 +565,23 @@ impl Ran {
 }
 
 /// A statement that failed, after `completed` statements of its script had.
+#[derive(Debug)]
 pub(crate) struct Failed {
     pub(crate) error: sqlx::Error,
-    completed: usize,
+    pub(crate) completed: usize,
 }
 
-/// Runs `query` after `start` (SQL of no parameters, or empty), both in one round trip to the
-/// connection's thread.
-async fn run_after(
-    start: &str,
-    mut query: Query<'_>,
-    conn: &mut AnyConnection,
-) -> Result<Ran, Failed> {
-    if start.is_empty() {
-        return run_counted(query, conn).await;
-    }
+/// Runs `query` after `start` (SQL of no parameters, or empty), as one script.
+fn run_after(start: &str, mut query: Query<'_>, conn: &mut WriterConn) -> Result<Ran, Failed> {
     let args = query.take_arguments().map_err(|e| Failed {
         error: sqlx::Error::Encode(e),
         completed: 0,
     })?;
-    let sql = format!("{start} {}", query.sql());
-    let query = match args {
-        Some(args) => sqlx::query_with(&sql, args),
-        None => sqlx::query(&sql),
-    };
-    run_counted(query, conn).await
+    let args = args.map(|a| a.values.0).unwrap_or_default();
+    if start.is_empty() {
+        return conn.run(query.sql(), &args);
+    }
+    conn.run(&format!("{start} {}", query.sql()), &args)
 }
 
 /// Runs a statement or script, keeping each statement's count and every row.

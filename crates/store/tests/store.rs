@@ -172,7 +172,7 @@ async fn story(db: &TestDb) {
     sqlx::query("UPDATE workspaces SET name = $1 WHERE id = $2")
         .bind("beta2")
         .bind(beta.id.to_string())
-        .execute(tx.conn().await.unwrap())
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -64,7 +64,7 @@ async fn three_rows_and_a_script(store: &Store) -> String {
 async fn writing_one(store: &Store) -> folio_store::WriteTx {
     table(store).await;
     let mut tx = store.begin_write().await.unwrap();
-    insert(1).execute(tx.conn().await.unwrap()).await.unwrap();
+    insert(1).execute(&mut tx).await.unwrap();
     tx
 }
 
@@ -83,8 +83,8 @@ async fn each_transaction_commits_or_rolls_back_alone() {
                     // the transaction's start sent with its first statement
                     tx.write(insert(i)).await.unwrap();
                 } else {
-                    // or on its own, for a statement run on the connection
-                    insert(i).execute(tx.conn().await.unwrap()).await.unwrap();
+                    // or with the transaction as the statement's executor
+                    insert(i).execute(&mut tx).await.unwrap();
                 }
                 tx.write(insert(1000 + i)).await.unwrap();
                 match i % 3 {
@@ -208,7 +208,7 @@ async fn a_later_member_that_fails_leaves_its_groups_earlier_members_alone() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     let undone = tokio::spawn(async move {
         let mut tx = s2.begin_write().await.unwrap();
-        insert(3).execute(tx.conn().await.unwrap()).await.unwrap();
+        insert(3).execute(&mut tx).await.unwrap();
         tx.rollback().await.unwrap();
     });
     tokio::time::sleep(Duration::from_millis(50)).await;

@@ -68,9 +68,7 @@ impl Transform {
         let mut tx = self.store().begin_write().await?;
         let (length, head) = db::chains::lock_head(&mut tx, postgres, scope, key).await?;
         // a run of the same step that got the lock first
-        if let Some(done) =
-            db::chains::by_intent(tx.conn().await?, scope, key.format, by.intent_id).await?
-        {
+        if let Some(done) = db::chains::by_intent(&mut tx, scope, key.format, by.intent_id).await? {
             tx.commit().await?;
             return Ok(Ok(stored(done)?));
         }

@@ -42,7 +42,7 @@ impl Transform {
         let save = self.prepare(id, save, max_steps)?;
         let hash = save.definition.hash();
         let mut tx = self.store().begin_write().await?;
-        if let Some(wf) = db::workflows::get(tx.conn().await?, scope, id).await? {
+        if let Some(wf) = db::workflows::get(&mut tx, scope, id).await? {
             return if wf.hash == hash && wf.draft == save.draft && wf.disabled == save.disabled {
                 Ok((wf, false))
             } else {

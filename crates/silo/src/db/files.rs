@@ -62,7 +62,7 @@ pub(crate) async fn count_current(
              AND replaced_by IS NULL",
         )
         .bind(envelope_id.to_string())
-        .fetch_one(tx.conn().await?)
+        .fetch_one(&mut *tx)
         .await?
         .try_get("n")?;
     Ok(usize::try_from(n).unwrap_or(0))

@@ -33,7 +33,7 @@ pub(crate) async fn index_batch(store: &Store) -> SiloResult<u64> {
         "SELECT max(seq) AS last FROM \
          (SELECT seq FROM silo_search_pending ORDER BY seq LIMIT {BATCH})"
     ))
-    .fetch_one(tx.conn().await?)
+    .fetch_one(&mut tx)
     .await?
     .try_get("last")?;
     let Some(last) = last else {

@@ -69,7 +69,7 @@ pub(crate) async fn find_at(
         .bind(envelope_id.to_string())
         .bind(millis(at))
         .bind(key.to_owned())
-        .fetch_optional(tx.conn().await?)
+        .fetch_optional(&mut *tx)
         .await?;
     Ok(row.as_ref().map(rows::state).transpose()?)
 }

@@ -205,7 +205,7 @@ impl Store {
         let mut count = 0;
         for column in SEALED {
             let rows = sqlx::query(&column.select())
-                .fetch_all(tx.conn().await?)
+                .fetch_all(&mut tx)
                 .await?
                 .iter()
                 .map(|row| column.decode(row))

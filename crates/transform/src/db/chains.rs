@@ -62,7 +62,7 @@ pub(crate) async fn lock_head(
         .query(&sql)
         .bind(key.format.to_string())
         .bind(key.issuer.to_string())
-        .fetch_one(tx.conn().await?)
+        .fetch_one(&mut *tx)
         .await?;
     Ok((row.try_get("length")?, row.try_get("head")?))
 }

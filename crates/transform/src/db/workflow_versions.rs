@@ -47,7 +47,7 @@ pub(crate) async fn hash(
         )
         .bind(workflow_id.to_string())
         .bind(version)
-        .fetch_optional(tx.conn().await?)
+        .fetch_optional(&mut *tx)
         .await?;
     Ok(row.map(|r| r.try_get("hash")).transpose()?)
 }

@@ -43,7 +43,7 @@ pub(crate) async fn lock(
     let row = scope
         .query(&sql)
         .bind(id.to_string())
-        .fetch_optional(tx.conn().await?)
+        .fetch_optional(&mut *tx)
         .await?;
     row.as_ref().map(decode).transpose()
 }
