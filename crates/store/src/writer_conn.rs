@@ -27,6 +27,10 @@ use crate::writer::{Failed, Ran};
 /// Statements kept prepared: a job's run and a PUT use a dozen or so distinct ones.
 const PREPARED: usize = 256;
 
+/// Scripts whose cuts are kept; past it they are forgotten all at once (a statement whose text
+/// carries its values would otherwise grow the map for good).
+const SCRIPTS: usize = 1024;
+
 /// The writer's connection.
 pub(crate) struct WriterConn {
     conn: Connection,
@@ -91,6 +95,9 @@ impl WriterConn {
             return cut.clone();
         }
         let cut: Arc<[Box<str>]> = split(sql).into_iter().map(Box::from).collect();
+        if self.scripts.len() >= SCRIPTS {
+            self.scripts.clear();
+        }
         self.scripts.insert(sql.into(), cut.clone());
         cut
     }
