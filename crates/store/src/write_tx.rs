@@ -17,8 +17,7 @@ use crate::{Expect, Query, StoreError};
 ///
 /// On PostgreSQL it is a plain transaction of the pool. On SQLite it is the writer's turn, one
 /// member of a group commit: `commit` returns once the group's `COMMIT` has. Its start (the
-/// group's `BEGIN`, its savepoint) goes with its first statement, sent through `write` or
-/// `fetch_all` in the same script.
+/// group's `BEGIN`, its savepoint) runs before its first statement.
 pub struct WriteTx(Kind);
 
 enum Kind {
@@ -59,7 +58,7 @@ impl WriteTx {
     }
 
     /// From now on, on SQLite, a write through [`WriteTx::write_expecting`] is held back and
-    /// sent with the transaction's next statement (or its commit), in one round trip: the
+    /// sent with the transaction's next statement (or its commit), in one script: the
     /// transaction then fails as a whole, to be rolled back, if a write held back fails or
     /// changes other than it expects. For work that can run again without holding writes back
     /// when that happens (a run of a job's local steps). Whether writes are held back: never on

@@ -10,15 +10,15 @@
 //! commits when its last member finds no one waiting (or it has [`MAX_GROUP`] members). A
 //! member's `commit` returns only once its group has committed, so an acknowledged write is in
 //! the database (WAL) as before; a member that rolls back undoes its savepoint only. A single
-//! statement that finds the lane idle and no one waiting runs alone in SQLite's autocommit: a
-//! group's `BEGIN` and `COMMIT` would be two more round trips to the connection's thread.
+//! statement that finds the lane idle and no one waiting runs alone in SQLite's autocommit,
+//! without a group's `BEGIN` and `COMMIT`.
 //!
 //! **In the member's task.** The writer's connection is called directly from the task whose
 //! turn it is ([`WriterConn`]), not through a connection thread of `sqlx`: a statement costs
 //! SQLite's work only, not two thread wake-ups. A member's start (the group's `BEGIN
-//! IMMEDIATE`, its `SAVEPOINT`) goes in one script with its first statement, and its savepoint
-//! is never released on its own: the group's `COMMIT` ends all of them, and a later member's
-//! `ROLLBACK TO` finds its own, the latest of the name.
+//! IMMEDIATE`, its `SAVEPOINT`) runs before its first statement, and its savepoint is never
+//! released on its own: the group's `COMMIT` ends all of them, and a later member's `ROLLBACK
+//! TO` finds its own, the latest of the name.
 //!
 //! A member that ends while others wait hands the turn straight to the next, which joins the
 //! group; the last member commits the group as it ends ([`finish`]), before its future next
@@ -79,7 +79,7 @@ pub(crate) struct Lane {
 struct Turn {
     conn: WriterConn,
     group: Option<Group>,
-    /// A savepoint left open by a member that could not finish (no runtime to clean up on).
+    /// A savepoint left open by a member whose rollback failed, for the next one to undo.
     dangling: bool,
     /// Commits so far, of groups and of lone statements: the checkpoint's count.
     groups: u64,
@@ -160,8 +160,8 @@ impl Lane {
 
     /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
     /// statements can be rolled back on their own. What the member needs first (the group's
-    /// `BEGIN IMMEDIATE`, its `SAVEPOINT`) is not sent yet: it goes with the member's first
-    /// statement, one round trip to the connection's thread fewer (see [`Member::start`]).
+    /// `BEGIN IMMEDIATE`, its `SAVEPOINT`) runs with its first statement, if it has one
+    /// ([`Member::start_now`]): a member that writes nothing opens no group.
     pub(crate) async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let turn = Queued {
@@ -257,20 +257,6 @@ impl Member {
             .expect("a member holds its turn until it ends")
     }
 
-    /// What the member runs before its first statement, until it has: the group's
-    /// `BEGIN IMMEDIATE` when it opens one, its `SAVEPOINT` when it has one.
-    fn start(&self) -> &'static str {
-        if self.started {
-            return "";
-        }
-        match (self.opening, self.savepoint) {
-            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!(), ";"),
-            (true, false) => "BEGIN IMMEDIATE;",
-            (false, true) => concat!("SAVEPOINT ", savepoint!(), ";"),
-            (false, false) => "",
-        }
-    }
-
     /// From now on, writes through [`Member::write_expecting`] are held back for the next
     /// statement (only in a member that can roll back alone); whether they are.
     pub(crate) fn defer_writes(&mut self) -> bool {
@@ -294,24 +280,24 @@ impl Member {
         Ok(None)
     }
 
-    /// Runs `query` (a statement or a script), its start sent with it; a script that fails
+    /// Runs `query` (a statement or a script) after the member's start; a script that fails
     /// half way is undone in full (its own savepoint, when that was made). Writes held back go
     /// first, in the same script.
     pub(crate) fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
         if let Some(deferred) = self.deferred.take() {
             return self.run_deferred(deferred, Some(query));
         }
-        let start = self.start();
-        let before = statements(start);
+        self.start_now()?;
         let script = query.sql().starts_with(SCRIPT_START);
-        let ran = run_after(start, query, &mut self.turn_mut().conn);
-        let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
-        let started = self.after_start(completed >= before);
-        if started && script && completed > before && ran.is_err() {
+        let ran = run_query(query, &mut self.turn_mut().conn);
+        if let Err(failed) = &ran
+            && script
+            && failed.completed > 0
+        {
             // the script's savepoint is still open: undo it, leaving the member's
             let _ = rollback_savepoint(&mut self.turn_mut().conn);
         }
-        ran.map(|ran| ran.without(before, script))
+        ran.map(|ran| ran.without_savepoint(script))
             .map_err(|failed| failed.error)
     }
 
@@ -327,13 +313,10 @@ impl Member {
         if let Some(query) = query {
             deferred.push(query)?;
         }
-        let start = self.start();
-        let before = statements(start);
-        let ran = run_after(start, deferred.query(), &mut self.turn_mut().conn);
-        let completed = ran.as_ref().map_or_else(|f| f.completed, |_| usize::MAX);
-        self.after_start(completed >= before);
-        let checked = ran.map_err(|failed| failed.error).and_then(|ran| {
-            let mut ran = ran.without(before, false);
+        let ran = self.start_now().and_then(|()| {
+            run_query(deferred.query(), &mut self.turn_mut().conn).map_err(|failed| failed.error)
+        });
+        let checked = ran.and_then(|mut ran| {
             ran.counts = deferred.check(std::mem::take(&mut ran.counts))?;
             Ok(ran)
         });
@@ -349,20 +332,28 @@ impl Member {
         }
     }
 
-    /// Records the member's start once it `ran` (its group opened, its savepoint made), or,
-    /// when it failed, leaves no transaction behind (`BEGIN` may have worked, `SAVEPOINT` not);
-    /// true when the member has started.
-    fn after_start(&mut self, ran: bool) -> bool {
+    /// Runs the member's start unless it has (the group's `BEGIN IMMEDIATE`, its
+    /// `SAVEPOINT`) and records it (its group opened, its savepoint made); when it fails, it
+    /// leaves no transaction behind (`BEGIN` may have worked, `SAVEPOINT` not).
+    fn start_now(&mut self) -> Result<(), sqlx::Error> {
         if self.started {
-            return true;
+            return Ok(());
         }
         let (opening, savepoint) = (self.opening, self.savepoint);
         let turn = self.turn_mut();
-        if !ran {
+        let done = match (opening, savepoint) {
+            (true, true) => turn
+                .conn
+                .execute(concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!())),
+            (true, false) => turn.conn.execute("BEGIN IMMEDIATE"),
+            (false, true) => turn.conn.execute(concat!("SAVEPOINT ", savepoint!())),
+            (false, false) => Ok(()),
+        };
+        if done.is_err() {
             if opening {
                 let _ = turn.conn.execute("ROLLBACK");
             }
-            return false;
+            return done;
         }
         if opening {
             turn.groups += 1;
@@ -376,7 +367,7 @@ impl Member {
         }
         turn.dangling = savepoint;
         self.started = true;
-        true
+        Ok(())
     }
 
     /// Keeps the member's statements and waits for its group to commit.
@@ -532,11 +523,6 @@ fn rollback_savepoint(conn: &mut WriterConn) -> Result<(), sqlx::Error> {
     ))
 }
 
-/// The statements a member's start holds (each ends with `;`).
-fn statements(start: &str) -> usize {
-    start.matches(';').count()
-}
-
 /// What a statement or script returned: each statement's count of rows changed, and the rows.
 pub(crate) struct Ran {
     pub(crate) counts: Vec<AnyQueryResult>,
@@ -544,11 +530,9 @@ pub(crate) struct Ran {
 }
 
 impl Ran {
-    /// Without the counts of the `before` statements of a start and, for a script, of its
-    /// `SAVEPOINT` and `RELEASE`: SQLite reports for those the changes of the last statement
-    /// that made any (another's, for the first).
-    fn without(mut self, before: usize, script: bool) -> Ran {
-        self.counts.drain(..before.min(self.counts.len()));
+    /// For a script, without the counts of its `SAVEPOINT` and `RELEASE`: SQLite reports for
+    /// those the changes of the last statement that made any (another's, for the first).
+    fn without_savepoint(mut self, script: bool) -> Ran {
         if script && self.counts.len() >= 2 {
             self.counts.pop();
             self.counts.remove(0);
@@ -571,17 +555,13 @@ pub(crate) struct Failed {
     pub(crate) completed: usize,
 }
 
-/// Runs `query` after `start` (SQL of no parameters, or empty), as one script.
-fn run_after(start: &str, mut query: Query<'_>, conn: &mut WriterConn) -> Result<Ran, Failed> {
+/// Runs `query` (a statement or a script) on the writer's connection.
+fn run_query(mut query: Query<'_>, conn: &mut WriterConn) -> Result<Ran, Failed> {
     let args = query.take_arguments().map_err(|e| Failed {
         error: sqlx::Error::Encode(e),
         completed: 0,
     })?;
-    let args = args.map(|a| a.values.0).unwrap_or_default();
-    if start.is_empty() {
-        return conn.run(query.sql(), &args);
-    }
-    conn.run(&format!("{start} {}", query.sql()), &args)
+    conn.run(query.sql(), &args.map(|a| a.values.0).unwrap_or_default())
 }
 
 /// Runs a statement or script, keeping each statement's count and every row.
