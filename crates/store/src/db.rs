@@ -12,7 +12,7 @@ use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::WriteTx;
 use crate::keys::Kek;
-use crate::writer::{Lane, SCRIPT_END, SCRIPT_START};
+use crate::writer::{Lane, Rewind, SCRIPT_END, SCRIPT_START};
 use crate::writer_conn::WriterConn;
 use crate::{KeyError, StoreError};
 
@@ -21,7 +21,7 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// Settings applied to every SQLite connection: a busy timeout so concurrent writers queue
 /// instead of failing, enforced foreign keys, and a WAL file cut back to 16 MiB whenever it is
-/// rewound (see `writer::WAL_TRUNCATE_PAGES`). WAL itself is set once, by [`set_wal`].
+/// rewound (see `writer::WAL_REWIND_PAGES`). WAL itself is set once, by [`set_wal`].
 const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; \
                               PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=16777216;";
 
@@ -297,7 +297,7 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
         if let Some(lane) = &self.lane {
-            lane.truncate_wal().await;
+            lane.rewind_wal(Rewind::Truncate).await;
         }
     }
 }

@@ -7,7 +7,8 @@
 //! once: 1 by default, as in earlier runs, so that figures stay comparable; with 1 the creating
 //! client's latency bounds the run, which the `created .. in` line shows; `BENCH_ROUNDS` the
 //! number of alternating rounds of the two sides, 3 by default, whose medians are compared;
-//! `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend only, as when profiling it).
+//! `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend only, as when profiling it;
+//! `BENCH_SIDE` (`engine` or `bare`) to run one side only, for a profiler to see nothing else).
 //!
 //! Both sides run a warm-up round of a fifth of the jobs first, untimed, then
 //! [`folio_store::testing::analyze`]: without the statistics, each step's save on PostgreSQL
@@ -89,9 +90,18 @@ async fn main() {
         // Alternating rounds, each side's median counts: single rounds of either side moved
         // by half from one run to the next on the 2-core development machine.
         let (mut engines, mut bares) = (Vec::new(), Vec::new());
+        let side = std::env::var("BENCH_SIDE").ok();
         for _ in 0..rounds {
-            engines.push(engine(&db.store, db.dir(), n, clients).await);
-            bares.push(bare(&db.store, n, clients).await);
+            if side.as_deref() != Some("bare") {
+                engines.push(engine(&db.store, db.dir(), n, clients).await);
+            }
+            if side.as_deref() != Some("engine") {
+                bares.push(bare(&db.store, n, clients).await);
+            }
+        }
+        if side.is_some() {
+            println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
+            continue;
         }
         println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
         let (engine, bare) = (median(engines), median(bares));
