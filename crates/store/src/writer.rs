@@ -179,7 +179,7 @@ impl Lane {
 
     /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
     /// statements can be rolled back on their own. What the member needs first (the group's
-    /// `BEGIN IMMEDIATE`, its `SAVEPOINT`) runs with its first statement, if it has one
+    /// `BEGIN IMMEDIATE`, its `SAVEPOINT`) runs just before its first statement, if it has one
     /// ([`Member::start_now`]): a member that writes nothing opens no group.
     pub(crate) async fn begin(self: &Arc<Lane>, savepoint: bool) -> Result<Member, sqlx::Error> {
         self.queued.fetch_add(1, Ordering::SeqCst);
@@ -360,13 +360,15 @@ impl Member {
         }
         let (opening, savepoint) = (self.opening, self.savepoint);
         let turn = self.turn_mut();
-        let done = match (opening, savepoint) {
-            (true, true) => turn
-                .conn
-                .execute(concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!())),
-            (true, false) => turn.conn.execute("BEGIN IMMEDIATE"),
-            (false, true) => turn.conn.execute(concat!("SAVEPOINT ", savepoint!())),
-            (false, false) => Ok(()),
+        let start = match (opening, savepoint) {
+            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!()),
+            (true, false) => "BEGIN IMMEDIATE",
+            (false, true) => concat!("SAVEPOINT ", savepoint!()),
+            (false, false) => "",
+        };
+        let done = match start {
+            "" => Ok(()),
+            start => turn.conn.execute(start),
         };
         if done.is_err() {
             if opening {

@@ -79,6 +79,7 @@ async fn main() {
     let clients = env_usize("BENCH_CLIENTS", 1);
     let rounds = env_usize("BENCH_ROUNDS", 3).max(1);
     let only = std::env::var("BENCH_BACKEND").ok();
+    let side = std::env::var("BENCH_SIDE").ok();
     let finished = env_usize("BENCH_FINISHED_JOBS", 0);
     if finished > 0 {
         return at_scale(n, clients, rounds, finished, only.as_deref()).await;
@@ -90,7 +91,6 @@ async fn main() {
         // Alternating rounds, each side's median counts: single rounds of either side moved
         // by half from one run to the next on the 2-core development machine.
         let (mut engines, mut bares) = (Vec::new(), Vec::new());
-        let side = std::env::var("BENCH_SIDE").ok();
         for _ in 0..rounds {
             if side.as_deref() != Some("bare") {
                 engines.push(engine(&db.store, db.dir(), n, clients).await);
@@ -99,11 +99,11 @@ async fn main() {
                 bares.push(bare(&db.store, n, clients).await);
             }
         }
+        println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
         if side.is_some() {
-            println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
+            // one side: no ratio to report
             continue;
         }
-        println!("  engine rounds {engines:.0?} jobs/s, bare rounds {bares:.0?} jobs/s");
         let (engine, bare) = (median(engines), median(bares));
         println!(
             "{:<8} {n} jobs, {WORKERS} workers, {clients} creating, median of {rounds}: engine {:>7.0} jobs/s | bare claim+complete {:>7.0} jobs/s | ratio {:.2}x",
