@@ -39,7 +39,6 @@
 mod blobs;
 mod console;
 mod db;
-mod deferred;
 mod error;
 pub mod keys;
 pub mod rows;
@@ -58,7 +57,6 @@ mod writer_conn;
 pub use blobs::Blobs;
 pub use console::{ConsoleSignIn, SignInKind};
 pub use db::{Backend, Store};
-pub use deferred::Expect;
 pub use error::StoreError;
 pub use keys::{Kek, KeyError};
 pub use scope::{Query, Scope};

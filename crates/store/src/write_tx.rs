@@ -9,7 +9,7 @@ use sqlx::any::{AnyQueryResult, AnyRow, AnyStatement, AnyTypeInfo};
 use sqlx::{Any, Either, Execute, Executor};
 
 use crate::writer::{Lane, Member, Ran, run_counted};
-use crate::{Expect, Query, StoreError};
+use crate::{Query, StoreError};
 
 /// A write transaction ([`crate::Store::begin_write`]): statements go through [`WriteTx::write`]
 /// and [`WriteTx::fetch_all`], or any other with `&mut WriteTx` as their `sqlx` executor; then
@@ -57,33 +57,6 @@ impl WriteTx {
         Ok(self.run(query).await?.changed())
     }
 
-    /// From now on, on SQLite, a write through [`WriteTx::write_expecting`] is held back and
-    /// sent with the transaction's next statement (or its commit), in one script: the
-    /// transaction then fails as a whole, to be rolled back, if a write held back fails or
-    /// changes other than it expects. For work that can run again without holding writes back
-    /// when that happens (a run of a job's local steps). Whether writes are held back: never on
-    /// PostgreSQL.
-    pub fn defer_writes(&mut self) -> bool {
-        match &mut self.0 {
-            Kind::Sqlite(member) => member.defer_writes(),
-            Kind::Postgres(_) => false,
-        }
-    }
-
-    /// [`WriteTx::write`] of a statement whose caller needs to know only whether it changed as
-    /// `expect` says: `None` when it was held back (see [`WriteTx::defer_writes`]), to be
-    /// checked when it is sent.
-    pub async fn write_expecting(
-        &mut self,
-        query: Query<'_>,
-        expect: Expect,
-    ) -> Result<Option<AnyQueryResult>, StoreError> {
-        match &mut self.0 {
-            Kind::Sqlite(member) => Ok(member.write_expecting(query, expect)?.map(Ran::changed)),
-            Kind::Postgres(_) => self.write(query).await.map(Some),
-        }
-    }
-
     /// Runs a statement that returns rows (a read, or a write with `RETURNING`).
     pub async fn fetch_all(&mut self, query: Query<'_>) -> Result<Vec<AnyRow>, StoreError> {
         Ok(self.run(query).await?.rows)
@@ -117,7 +90,7 @@ impl fmt::Debug for WriteTx {
 
 /// The transaction as a `sqlx` executor, for statements of the caller's own (reads that must
 /// see the transaction's writes): on SQLite they run on the writer's connection, after the
-/// writes held back and with the transaction's start.
+/// transaction's start.
 impl<'c> Executor<'c> for &'c mut WriteTx {
     type Database = Any;
 

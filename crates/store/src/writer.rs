@@ -33,7 +33,6 @@ use sqlx::any::{AnyQueryResult, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Either, Execute as _, Executor as _};
 
 use crate::Query;
-use crate::deferred::{Deferred, Expect};
 use crate::writer_conn::WriterConn;
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
@@ -196,9 +195,6 @@ impl Lane {
             solo: false,
             opening: false,
             started: false,
-            deferring: false,
-            deferred: None,
-            failed: false,
         };
         let turn = member.turn_mut();
         if turn.dangling {
@@ -261,12 +257,6 @@ pub(crate) struct Member {
     opening: bool,
     /// Its start has run: the group is open, its savepoint (if any) made.
     started: bool,
-    /// Writes that only need a count checked are held back for its next statement.
-    deferring: bool,
-    deferred: Option<Deferred>,
-    /// A script of writes held back failed or changed what it should not: the member can
-    /// only roll back.
-    failed: bool,
 }
 
 impl Member {
@@ -276,36 +266,9 @@ impl Member {
             .expect("a member holds its turn until it ends")
     }
 
-    /// From now on, writes through [`Member::write_expecting`] are held back for the next
-    /// statement (only in a member that can roll back alone); whether they are.
-    pub(crate) fn defer_writes(&mut self) -> bool {
-        self.deferring = self.savepoint && !self.solo;
-        self.deferring
-    }
-
-    /// Holds `query` back for the member's next statement when it defers writes (`None`);
-    /// else runs it.
-    pub(crate) fn write_expecting(
-        &mut self,
-        query: Query<'_>,
-        expect: Expect,
-    ) -> Result<Option<Ran>, sqlx::Error> {
-        if !self.deferring {
-            return self.run(query).map(Some);
-        }
-        self.deferred
-            .get_or_insert_with(Deferred::default)
-            .hold(query, expect)?;
-        Ok(None)
-    }
-
     /// Runs `query` (a statement or a script) after the member's start; a script that fails
-    /// half way is undone in full (its own savepoint, when that was made). Writes held back go
-    /// first, in the same script.
+    /// half way is undone in full (its own savepoint, when that was made).
     pub(crate) fn run(&mut self, query: Query<'_>) -> Result<Ran, sqlx::Error> {
-        if let Some(deferred) = self.deferred.take() {
-            return self.run_deferred(deferred, Some(query));
-        }
         self.start_now()?;
         let script = query.sql().starts_with(SCRIPT_START);
         let ran = run_query(query, &mut self.turn_mut().conn);
@@ -318,37 +281,6 @@ impl Member {
         }
         ran.map(|ran| ran.without_savepoint(script))
             .map_err(|failed| failed.error)
-    }
-
-    /// Sends the writes held back, then `query`, as one script after the member's start, and
-    /// checks each write held back; `query`'s counts and rows are returned. Should a
-    /// statement fail or a write change what it should not, the member has failed: its caller
-    /// rolls it back.
-    fn run_deferred(
-        &mut self,
-        mut deferred: Deferred,
-        query: Option<Query<'_>>,
-    ) -> Result<Ran, sqlx::Error> {
-        if let Some(query) = query {
-            deferred.push(query)?;
-        }
-        let ran = self.start_now().and_then(|()| {
-            run_query(deferred.query(), &mut self.turn_mut().conn).map_err(|failed| failed.error)
-        });
-        let checked = ran.and_then(|mut ran| {
-            ran.counts = deferred.check(std::mem::take(&mut ran.counts))?;
-            Ok(ran)
-        });
-        self.failed = checked.is_err();
-        checked
-    }
-
-    /// Sends the writes held back, if any, on their own.
-    fn flush(&mut self) -> Result<(), sqlx::Error> {
-        match self.deferred.take() {
-            Some(deferred) => self.run_deferred(deferred, None).map(|_| ()),
-            None => Ok(()),
-        }
     }
 
     /// Runs the member's start unless it has (the group's `BEGIN IMMEDIATE`, its
@@ -393,15 +325,6 @@ impl Member {
 
     /// Keeps the member's statements and waits for its group to commit.
     pub(crate) async fn commit(mut self) -> Result<(), sqlx::Error> {
-        let flushed = self.flush();
-        if self.failed {
-            let undone = self.rollback_started();
-            self.hand_on();
-            undone?;
-            return Err(flushed.err().unwrap_or_else(|| {
-                sqlx::Error::Protocol("a write held back failed: rolled back".into())
-            }));
-        }
         if self.solo {
             // the statement committed itself: only the checkpoint's count is left to keep
             let turn = self.turn.take();
@@ -435,7 +358,6 @@ impl Member {
 
     /// Undoes the member's statements (the rest of its group goes on).
     pub(crate) fn rollback(mut self) -> Result<(), sqlx::Error> {
-        self.deferred = None;
         let result = self.rollback_started();
         self.hand_on();
         result

@@ -1,7 +1,7 @@
 //! `silo_states` rows, and the envelope's current state they set.
 
 use chrono::{DateTime, Utc};
-use folio_store::{Backend, Expect, Query, Scope, Store, WriteTx, millis};
+use folio_store::{Backend, Query, Scope, Store, WriteTx, millis};
 use uuid::Uuid;
 
 use super::rows::{self, STATE_COLUMNS, to_json};
@@ -106,14 +106,8 @@ pub(crate) async fn add_once(
         "$1, $2, $3, $4, $5, $6, $7, $8, $9",
         "",
     );
-    // held back in a job's run of local steps: then taken as added, and checked when sent
-    let done = tx
-        .write_expecting(
-            bind_state(ws.query(&sql), envelope_id, state),
-            Expect::AtLeast(1),
-        )
-        .await?;
-    Ok(done.is_none_or(|done| done.rows_affected() > 0))
+    let done = tx.write(bind_state(ws.query(&sql), envelope_id, state)).await?;
+    Ok(done.rows_affected() > 0)
 }
 
 /// The envelope's states, oldest first.

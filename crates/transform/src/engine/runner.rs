@@ -2,7 +2,6 @@
 //! job's new position in one transaction, so a crash resumes at the step it was on.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -92,23 +91,15 @@ async fn run_inner(
     let def = t
         .definition(job.scope(), job.workflow_id, job.workflow_version)
         .await?;
-    let mut run = JobRun {
+    let run = JobRun {
         t,
         def: &def,
         shutdown,
         lease_ms: t.config().lease_ms,
-        hold_back: true,
-        held: AtomicBool::new(false),
     };
     // the transaction a local step leaves open for the next (see `save_and_move_on`)
     let mut open: Option<Open> = None;
-    // the job as the run in `open` found it, to run it again should its writes held back fail
-    let mut run_start = job.clone();
     loop {
-        // (once a run has failed this way none holds back again: no copy is needed)
-        if open.is_none() && run.hold_back {
-            run_start.clone_from(job);
-        }
         let Some(step) = def.step(&job.step_id).cloned() else {
             // cannot happen with a validated, immutable version; end the job rather than spin
             let intent = new_intent(job, &job.step_id.clone(), "unknown", "unknown");
@@ -121,23 +112,9 @@ async fn run_inner(
             )
             .await;
         };
-        match run.run_step(job, &step, open.take()).await {
-            Ok(ControlFlow::Break(stop)) => return Ok(stop),
-            Ok(ControlFlow::Continue(next)) => {
-                if next.is_none() {
-                    run.held.store(false, Ordering::Relaxed);
-                }
-                open = next;
-            }
-            // its writes went together with the save: any failure of that script (a write
-            // that changed other than taken for granted, a statement refused) rolled the run
-            // back, which runs again, each write sent and checked on its own
-            Err(e) if run.held.swap(false, Ordering::Relaxed) => {
-                tracing::debug!(job = %job.id, error = %e, "a run of local steps sent in one script failed; running it again step by step");
-                job.clone_from(&run_start);
-                run.hold_back = false;
-            }
-            Err(e) => return Err(e),
+        match run.run_step(job, &step, open.take()).await? {
+            ControlFlow::Break(stop) => return Ok(stop),
+            ControlFlow::Continue(next) => open = next,
         }
     }
 }
@@ -149,12 +126,6 @@ struct JobRun<'a> {
     def: &'a Definition,
     shutdown: &'a CancellationToken,
     lease_ms: u64,
-    /// A run of local steps holds its silo writes back to go with its save, one round trip
-    /// on SQLite's writer instead of one a write (see `WriteTx::defer_writes`); off once such
-    /// a run failed, for the rest of this job's run.
-    hold_back: bool,
-    /// The open run (or the one that just failed) holds writes back.
-    held: AtomicBool,
 }
 
 /// A step's time limit, which runs from its first run (the intent's creation).
@@ -257,11 +228,7 @@ impl JobRun<'_> {
         let mut run = match open {
             Some(run) => run,
             None => {
-                let mut tx = self.t.store().begin_write().await?;
-                if self.hold_back && tx.defer_writes() {
-                    self.held.store(true, Ordering::Relaxed);
-                }
-                Open::new(tx)
+                Open::new(self.t.store().begin_write().await?)
             }
         };
         let outcome = change.apply(self.t.silo(), job.scope(), run.tx()).await;

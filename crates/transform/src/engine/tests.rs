@@ -90,12 +90,10 @@ async fn a_worker_that_lost_its_lease_changes_nothing_in_the_silo() {
     }
 }
 
-/// A run of local steps holds its silo writes back for its save (SQLite): when one of them
-/// changes other than taken for granted (here the state step finds its state there already,
-/// recorded by an earlier run of the same intent), the run rolls back and runs again step by
-/// step, which reports what happened; nothing is written twice.
+/// A state step run again after a crash finds the state an earlier run of the same intent
+/// recorded: it reports so, and the run goes on; nothing is written twice.
 #[tokio::test]
-async fn a_run_whose_writes_held_back_do_not_hold_runs_again_step_by_step() {
+async fn a_state_set_by_an_earlier_run_of_the_step_is_not_set_twice() {
     for db in folio_store::testing::backends().await {
         let (t, scope, envelope, job) = two_step_job(&db).await;
         let claimed = claim(&t, 60_000).await;
