@@ -106,7 +106,9 @@ pub(crate) async fn add_once(
         "$1, $2, $3, $4, $5, $6, $7, $8, $9",
         "",
     );
-    let done = tx.write(bind_state(ws.query(&sql), envelope_id, state)).await?;
+    let done = tx
+        .write(bind_state(ws.query(&sql), envelope_id, state))
+        .await?;
     Ok(done.rows_affected() > 0)
 }
 

@@ -227,9 +227,7 @@ impl JobRun<'_> {
         let joined = open.is_some();
         let mut run = match open {
             Some(run) => run,
-            None => {
-                Open::new(self.t.store().begin_write().await?)
-            }
+            None => Open::new(self.t.store().begin_write().await?),
         };
         let outcome = change.apply(self.t.silo(), job.scope(), run.tx()).await;
         if let Outcome::Err(report, _) = &outcome {
