@@ -293,15 +293,12 @@ impl Member {
         let (opening, savepoint) = (self.opening, self.savepoint);
         let turn = self.turn_mut();
         let start = match (opening, savepoint) {
-            (true, true) => concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!()),
-            (true, false) => "BEGIN IMMEDIATE",
-            (false, true) => concat!("SAVEPOINT ", savepoint!()),
-            (false, false) => "",
+            (true, true) => Some(concat!("BEGIN IMMEDIATE; SAVEPOINT ", savepoint!())),
+            (true, false) => Some("BEGIN IMMEDIATE"),
+            (false, true) => Some(concat!("SAVEPOINT ", savepoint!())),
+            (false, false) => None,
         };
-        let done = match start {
-            "" => Ok(()),
-            start => turn.conn.execute(start),
-        };
+        let done = start.map_or(Ok(()), |start| turn.conn.execute(start));
         if done.is_err() {
             if opening {
                 let _ = turn.conn.execute("ROLLBACK");
