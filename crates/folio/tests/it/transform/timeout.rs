@@ -112,6 +112,53 @@ async fn a_slow_step_is_stopped_and_timeout_rules_route_it() {
     }
 }
 
+/// A step that runs longer than the lease keeps its job: the worker renews the lease while the
+/// step runs, so no other worker claims the job and calls the receiver again.
+#[tokio::test]
+async fn a_step_longer_than_its_lease_keeps_the_job_by_renewing_it() {
+    let mut servers = Vec::new();
+    for db in folio_store::testing::backends().await {
+        let app = TestApp::start_with(
+            db,
+            |c| {
+                fast(c);
+                c.transform
+                    .insert("lease_ms".into(), toml::Value::Integer(300));
+            },
+            folio::services::all(),
+        )
+        .await;
+        servers.push(app);
+    }
+    for app in servers {
+        // four leases long: renewed every 100 ms, or claimed again by a worker polling every 50
+        let (url, hits) = slow_receiver(Duration::from_millis(1200)).await;
+        let wf = workflow(
+            &app,
+            json!({"name": "long hook", "steps": [
+                {"id": "hook", "action": "webhook.send", "config": {"url": url}}
+            ]}),
+        )
+        .await;
+        let env = envelope(&app).await;
+        let job = run(&app, &wf["id"], env).await;
+        assert_eq!(job["status"], "OK", "{}: {job}", app.label());
+        assert_eq!(
+            hits.load(Ordering::SeqCst),
+            1,
+            "{}: called once",
+            app.label()
+        );
+        let events = job["intents"][0]["events"].as_array().unwrap();
+        let statuses: Vec<&str> = events
+            .iter()
+            .map(|e| e["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, vec!["RUN", "OK"], "{}: {job}", app.label());
+        app.stop().await;
+    }
+}
+
 #[tokio::test]
 async fn the_limit_covers_waits_and_the_engine_default_applies() {
     let mut servers = Vec::new();
