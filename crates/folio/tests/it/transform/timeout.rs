@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::{apps, envelope, fast, run, verdict, workflow};
-use crate::harness::TestApp;
+use super::{apps, apps_with, envelope, run, verdict, workflow};
 
 /// A webhook receiver that answers only after `delay`; counts the requests it got.
 async fn slow_receiver(delay: Duration) -> (String, Arc<AtomicUsize>) {
@@ -38,6 +37,16 @@ fn steps_of(job: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|i| i["step_id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The statuses of an intent's events, in order.
+fn statuses_of(intent: &Value) -> Vec<&str> {
+    intent["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["status"].as_str().unwrap())
         .collect()
 }
 
@@ -77,11 +86,7 @@ async fn a_slow_step_is_stopped_and_timeout_rules_route_it() {
         let hook = &job["intents"][0];
         assert_eq!(hook["completed"], true);
         let events = hook["events"].as_array().unwrap();
-        let statuses: Vec<&str> = events
-            .iter()
-            .map(|e| e["status"].as_str().unwrap())
-            .collect();
-        assert_eq!(statuses, vec!["RUN", "KO"], "{hook}");
+        assert_eq!(statuses_of(hook), vec!["RUN", "KO"], "{hook}");
         assert_eq!(events[1]["code"], "timeout");
         assert_eq!(events[1]["args"]["timeout"], "0.5");
         assert_eq!(hits.load(Ordering::SeqCst), 1, "stopped, not retried");
@@ -116,20 +121,11 @@ async fn a_slow_step_is_stopped_and_timeout_rules_route_it() {
 /// step runs, so no other worker claims the job and calls the receiver again.
 #[tokio::test]
 async fn a_step_longer_than_its_lease_keeps_the_job_by_renewing_it() {
-    let mut servers = Vec::new();
-    for db in folio_store::testing::backends().await {
-        let app = TestApp::start_with(
-            db,
-            |c| {
-                fast(c);
-                c.transform
-                    .insert("lease_ms".into(), toml::Value::Integer(300));
-            },
-            folio::services::all(),
-        )
-        .await;
-        servers.push(app);
-    }
+    let servers = apps_with(|c| {
+        c.transform
+            .insert("lease_ms".into(), toml::Value::Integer(300));
+    })
+    .await;
     for app in servers {
         // four leases long: renewed every 100 ms, or claimed again by a worker polling every 50
         let (url, hits) = slow_receiver(Duration::from_millis(1200)).await;
@@ -149,11 +145,7 @@ async fn a_step_longer_than_its_lease_keeps_the_job_by_renewing_it() {
             "{}: called once",
             app.label()
         );
-        let events = job["intents"][0]["events"].as_array().unwrap();
-        let statuses: Vec<&str> = events
-            .iter()
-            .map(|e| e["status"].as_str().unwrap())
-            .collect();
+        let statuses = statuses_of(&job["intents"][0]);
         assert_eq!(statuses, vec!["RUN", "OK"], "{}: {job}", app.label());
         app.stop().await;
     }
@@ -161,20 +153,11 @@ async fn a_step_longer_than_its_lease_keeps_the_job_by_renewing_it() {
 
 #[tokio::test]
 async fn the_limit_covers_waits_and_the_engine_default_applies() {
-    let mut servers = Vec::new();
-    for db in folio_store::testing::backends().await {
-        let app = TestApp::start_with(
-            db,
-            |c| {
-                fast(c);
-                c.transform
-                    .insert("step_timeout_ms".into(), toml::Value::Integer(400));
-            },
-            folio::services::all(),
-        )
-        .await;
-        servers.push(app);
-    }
+    let servers = apps_with(|c| {
+        c.transform
+            .insert("step_timeout_ms".into(), toml::Value::Integer(400));
+    })
+    .await;
     for app in servers {
         let env = envelope(&app).await;
         // a sleep longer than the default limit is cut short (it holds no worker: the limit
