@@ -63,13 +63,11 @@ open(f"{work}/put.sql", "w").write(
     f"SELECT 'ws', id, '0123456789abcdef', 1, '{text}' FROM first;\n")
 PY
 
-tps() { "$pgbench" -n -c 8 -j 2 -T "$seconds" -f "$work/$1.sql" "$url" 2>/dev/null | sed -nE 's/^tps = ([0-9]+).*/\1/p'; }
+tps() { "$pgbench" -n -c 8 -j 2 -T "${2:-$seconds}" -f "$work/$1.sql" "$url" 2>/dev/null | sed -nE 's/^tps = ([0-9]+).*/\1/p'; }
 # A warm-up round of each, then the statistics a running server has, as the other PostgreSQL
 # benchmarks do. Without them the first timed round of the PUT's statement ran at two thirds
 # of the others (likely its foreign-key checks planned for empty tables, as in the put bench).
-seconds_full="$seconds"; seconds=2
-tps raw >/dev/null; tps put >/dev/null
-seconds="$seconds_full"
+tps raw 2 >/dev/null; tps put 2 >/dev/null
 psql -q "$url" -c "ANALYZE" >/dev/null
 raw_runs=() put_runs=()
 for _ in 1 2 3; do
