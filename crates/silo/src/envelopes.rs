@@ -6,10 +6,10 @@ use chrono::{DateTime, Utc};
 use folio_store::{Scope, StoreError, WriteTx, now};
 use gobl::FieldError;
 use gobl::envelope::Envelope;
-use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
+use crate::fingerprint::Fingerprint;
 use crate::ingest::{self, Prepared};
 use crate::model::{Entry, EnvelopeUpdate, History, NewEnvelope, Version};
 use crate::summary::Summary;
@@ -33,9 +33,9 @@ impl Silo {
             refs,
         } = self.ready(new, keys.as_deref(), now())?;
         let stored = (prepared.text.as_str(), &summary);
-        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint, stored).await? {
+        if !db::envelopes::create(self.store(), ws, &entry, &fingerprint.value, stored).await? {
             return match self.find(ws, entry.id).await? {
-                Some((stored, stored_fingerprint)) if stored_fingerprint == fingerprint => {
+                Some((stored, stored_fingerprint)) if fingerprint.matches(&stored_fingerprint) => {
                     // A repeated request also repairs an index write a crash interrupted
                     // (a read finds it whole almost always; the write is only the repair).
                     let indexed = db::related::count(self.store(), ws, stored.id).await?;
@@ -66,7 +66,7 @@ impl Silo {
     /// signatures checked; signed with `keys` when asked), with what is stored beside it.
     pub(crate) fn ready(
         &self,
-        new: NewEnvelope,
+        mut new: NewEnvelope,
         keys: Option<&WorkspaceKeys>,
         at: DateTime<Utc>,
     ) -> SiloResult<Ready> {
@@ -76,8 +76,9 @@ impl Silo {
             &new.tags,
             &new.meta,
         )?;
-        let mut input = ingest::Input::parse(&new.data, self.limits().json_depth)?;
-        let (fingerprint, doc_digest) = fingerprint(&input.value, &new)?;
+        let data = std::mem::take(&mut new.data);
+        let mut input = ingest::Input::parse(&data, self.limits().json_depth)?;
+        let (fingerprint, doc_digest) = Fingerprint::of(&input.value, data.clone(), &new)?;
         input.doc_digest = doc_digest;
         let prepared = ingest::prepare(
             input,
@@ -412,64 +413,13 @@ pub(crate) struct Ready {
     /// Its row.
     pub entry: Entry,
     /// What recognises a repeated request.
-    pub fingerprint: String,
+    pub fingerprint: Fingerprint,
     /// The envelope and its text.
     pub prepared: Prepared,
     /// Its headline facts and search text.
     pub summary: Summary,
     /// The documents it mentions (`related.rs`).
     pub refs: BTreeMap<Uuid, String>,
-}
-
-/// What makes two create requests "the same": the data's canonical form (whitespace and member
-/// order do not matter) and the labels. Also returns the digest of the canonical `doc` member,
-/// when there is one, which is written on the way (see [`ingest::Input::doc_digest`]).
-fn fingerprint(
-    data: &gobl::json::Value,
-    new: &NewEnvelope,
-) -> SiloResult<(String, Option<String>)> {
-    let (data, doc_digest) =
-        canonical_with_doc_digest(data).map_err(|e| SiloError::invalid("data", e.to_string()))?;
-    let mut hasher = Sha256::new();
-    hasher.update(data.as_bytes());
-    let labels = serde_json::json!({
-        "key": new.key, "folder": new.folder, "tags": new.tags, "meta": new.meta, "sign": new.sign,
-    });
-    hasher.update(labels.to_string().as_bytes());
-    Ok((hex::encode(hasher.finalize()), doc_digest))
-}
-
-/// The canonical JSON of `value` (the same text as [`gobl::canonical::canonical`]), written
-/// member by member at the top level so that the `doc` member's canonical form, and so its
-/// digest, comes out of the same pass.
-fn canonical_with_doc_digest(
-    value: &gobl::json::Value,
-) -> Result<(String, Option<String>), gobl::canonical::CanonicalError> {
-    use gobl::canonical::canonical;
-    use gobl::json::Value;
-    let Value::Object(members) = value else {
-        return Ok((canonical(value)?, None));
-    };
-    let mut sorted: Vec<&(gobl::json::Text, Value)> =
-        members.iter().filter(|(_, v)| !v.is_null()).collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out = String::with_capacity(1024);
-    let mut doc_digest = None;
-    out.push('{');
-    for (i, (key, member)) in sorted.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&canonical(&Value::String(key.clone()))?);
-        out.push(':');
-        let text = canonical(member)?;
-        if key == "doc" {
-            doc_digest = Some(hex::encode(Sha256::digest(text.as_bytes())));
-        }
-        out.push_str(&text);
-    }
-    out.push('}');
-    Ok((out, doc_digest))
 }
 
 /// Labels are short single-line strings.
@@ -565,33 +515,4 @@ fn merged_document(current: &Entry, patch: &str) -> SiloResult<String> {
         })?;
     patch::merge(&mut doc, patch.get("doc").unwrap_or(&patch));
     Ok(doc.to_json_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn member_by_member_canonical_form_is_the_canonical_form() {
-        let cases = [
-            r#"{"$schema":"https://gobl.org/draft-0/envelope","head":{"uuid":"x","dig":{"alg":"sha256","val":"0"}},"doc":{"b":1.50,"a":[null,2],"z":null},"sigs":[]}"#,
-            r#"{"doc":{"\u00e9":"é","n":-0,"e":1e3}, "é":null, "a\"b":true}"#,
-            r#"{}"#,
-            r#"[1,{"b":2,"a":1}]"#,
-            r#""text""#,
-        ];
-        for text in cases {
-            let value = gobl::json::parse(text).unwrap();
-            let (canonical, doc_digest) = canonical_with_doc_digest(&value).unwrap();
-            assert_eq!(
-                canonical,
-                gobl::canonical::canonical(&value).unwrap(),
-                "{text}"
-            );
-            let want = value
-                .get("doc")
-                .map(|doc| gobl::digest::digest(doc).unwrap().val);
-            assert_eq!(doc_digest, want, "{text}");
-        }
-    }
 }

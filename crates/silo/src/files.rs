@@ -5,7 +5,6 @@
 
 use bytes::Bytes;
 use folio_store::{Scope, StoreError, WriteTx, now};
-use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
@@ -24,7 +23,7 @@ impl Silo {
         mut new: NewFile,
     ) -> SiloResult<FileInfo> {
         self.check_file(&new, new.bytes.len() as u64)?;
-        let hash = hex::encode(Sha256::digest(&new.bytes));
+        let hash = gobl::digest::sha256_hex(&new.bytes);
         let bytes = Bytes::from(std::mem::take(&mut new.bytes));
         let file = describe(file_id, new, hash, bytes.len() as i64, true);
         // Make sure the envelope exists before storing bytes for it.

@@ -37,7 +37,8 @@ impl Silo {
                 refs,
             } = r;
             let row = (prepared.text.as_str(), summary);
-            if !db::envelopes::create_in(&mut tx, self.store(), ws, entry, fingerprint, row).await?
+            if !db::envelopes::create_in(&mut tx, self.store(), ws, entry, &fingerprint.value, row)
+                .await?
             {
                 continue;
             }

@@ -14,7 +14,6 @@ use gobl::envelope::{self, Envelope, SCHEMA_BASE};
 use gobl::json::Value;
 use gobl::sign::{PrivateKey, PublicKey, parse_jws};
 use gobl::{Fault, FieldError};
-use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
@@ -56,7 +55,7 @@ impl Prepared {
 
 /// The short content id of an envelope text: the first 16 hex digits of its SHA-256.
 pub fn version_of(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
+    let digest = gobl::digest::sha256(text.as_bytes());
     hex::encode(&digest[..8])
 }
 

@@ -18,6 +18,7 @@ mod detached;
 mod envelopes;
 mod error;
 mod files;
+mod fingerprint;
 pub mod identities;
 mod import;
 pub mod ingest;

@@ -12,7 +12,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use chrono::{DateTime, Datelike, Utc};
 use folio_store::{Scope, StoreError, now};
-use sha2::{Digest as _, Sha256};
 use uuid::Uuid;
 
 use crate::error::{SiloError, SiloResult};
@@ -62,7 +61,7 @@ impl Silo {
                 .unwrap_or_else(|| crate::files::guess_mime(&name).into()),
             name,
             size: bytes.len() as i64,
-            hash: hex::encode(Sha256::digest(&bytes)),
+            hash: gobl::digest::sha256_hex(&bytes),
             created_at,
             expires_at: created_at
                 .checked_add_signed(ttl)
