@@ -28,6 +28,7 @@ impl Silo {
         let Ready {
             entry,
             fingerprint,
+            sent,
             prepared,
             summary,
             refs,
@@ -35,7 +36,9 @@ impl Silo {
         let stored = (prepared.text.as_str(), &summary);
         if !db::envelopes::create(self.store(), ws, &entry, &fingerprint.value, stored).await? {
             return match self.find(ws, entry.id).await? {
-                Some((stored, stored_fingerprint)) if fingerprint.matches(&stored_fingerprint) => {
+                Some((stored, stored_fingerprint))
+                    if fingerprint.matches(&stored_fingerprint, &sent) =>
+                {
                     // A repeated request also repairs an index write a crash interrupted
                     // (a read finds it whole almost always; the write is only the repair).
                     let indexed = db::related::count(self.store(), ws, stored.id).await?;
@@ -78,7 +81,7 @@ impl Silo {
         )?;
         let data = std::mem::take(&mut new.data);
         let mut input = ingest::Input::parse(&data, self.limits().json_depth)?;
-        let (fingerprint, doc_digest) = Fingerprint::of(&input.value, data.clone(), &new)?;
+        let (fingerprint, doc_digest) = Fingerprint::of(&input.value, &new)?;
         input.doc_digest = doc_digest;
         let prepared = ingest::prepare(
             input,
@@ -111,6 +114,7 @@ impl Silo {
             summary: Summary::of(entry.key.as_deref(), &prepared.envelope.doc),
             entry,
             fingerprint,
+            sent: data,
             prepared,
         })
     }
@@ -414,6 +418,8 @@ pub(crate) struct Ready {
     pub entry: Entry,
     /// What recognises a repeated request.
     pub fingerprint: Fingerprint,
+    /// The request's data as sent.
+    pub sent: String,
     /// The envelope and its text.
     pub prepared: Prepared,
     /// Its headline facts and search text.

@@ -35,6 +35,7 @@ impl Silo {
                 prepared,
                 summary,
                 refs,
+                ..
             } = r;
             let row = (prepared.text.as_str(), summary);
             if !db::envelopes::create_in(&mut tx, self.store(), ws, entry, &fingerprint.value, row)

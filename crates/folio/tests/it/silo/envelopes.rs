@@ -75,6 +75,64 @@ async fn every_reference_envelope_round_trips_byte_for_byte() {
     }
 }
 
+/// Entries stored before fingerprints hashed the document by its digest keep the earlier form
+/// (the canonical text of the data, then the labels): a repeated request is still recognised.
+#[tokio::test]
+async fn a_repeated_put_recognises_an_entry_with_an_earlier_fingerprint() {
+    let Some(path) = example_files("out").into_iter().next() else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.trim();
+    let id = Envelope::from_json(text).unwrap().head.uuid;
+    let earlier = {
+        let canonical = gobl::canonical::canonical(&gobl::json::parse(text).unwrap()).unwrap();
+        let labels = r#"{"key":"fp","folder":null,"tags":[],"meta":{},"sign":false}"#;
+        gobl::digest::sha256_hex(format!("{canonical}{labels}").as_bytes())
+    };
+    for app in TestApp::backends().await {
+        let token = app.other_workspace("fingerprints").await;
+        let uri = format!("/silo/v1/envelopes/{id}");
+        let body = format!(r#"{{"data": {text}, "key": "fp"}}"#);
+        send_as(&app, &token, Method::PUT, &uri, Some(body.clone()))
+            .await
+            .expect(200);
+        let stored = |app: &TestApp| {
+            let pool = app.db.store.pool().clone();
+            async move {
+                sqlx::query_scalar::<_, String>(
+                    "SELECT fingerprint FROM silo_envelopes WHERE id = $1",
+                )
+                .bind(id.to_string())
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+            }
+        };
+        let current = stored(&app).await;
+        assert!(current.starts_with("2:"), "{current}");
+        assert_ne!(
+            current[2..],
+            earlier,
+            "the document is hashed by its digest now"
+        );
+        sqlx::query("UPDATE silo_envelopes SET fingerprint = $1 WHERE id = $2")
+            .bind(&earlier)
+            .bind(id.to_string())
+            .execute(app.db.store.pool())
+            .await
+            .unwrap();
+        let again = send_as(&app, &token, Method::PUT, &uri, Some(body)).await;
+        assert_eq!(again.expect(200)["id"], id.to_string(), "{}", app.label());
+        let other = format!(r#"{{"data": {text}, "key": "fp", "tags": ["x"]}}"#);
+        send_as(&app, &token, Method::PUT, &uri, Some(other))
+            .await
+            .expect(409);
+        assert_eq!(stored(&app).await, earlier, "nothing was rewritten");
+        app.stop().await;
+    }
+}
+
 #[tokio::test]
 async fn bare_documents_are_enveloped_with_a_correct_digest() {
     let files = example_files("");
