@@ -46,7 +46,8 @@ impl Fingerprint {
         if stored.starts_with(V2) {
             return stored == self.value;
         }
-        gobl::json::parse(data)
+        // read before under the server's depth limit, which may be above the parser's default
+        gobl::json::parse_with_limit(data, usize::MAX)
             .ok()
             .and_then(|value| version_1(&value, &self.labels).ok())
             .is_some_and(|v1| v1 == stored)
