@@ -525,9 +525,19 @@ impl Envelope {
         Value::Object(m)
     }
 
-    /// Compact JSON text of [`Envelope::to_value`].
+    /// Compact JSON text of [`Envelope::to_value`], written member by member: building that
+    /// value first would copy the whole document only to write it.
     pub fn to_json_string(&self) -> String {
-        self.to_value().to_json_string()
+        let schema = Value::from(ENVELOPE_SCHEMA);
+        let head = self.head_value();
+        let sigs = Value::Array(self.sigs.iter().map(|s| Value::from(s.as_str())).collect());
+        let mut members = vec![("$schema", &schema), ("head", &head), ("doc", &self.doc)];
+        if !self.sigs.is_empty() {
+            members.push(("sigs", &sigs));
+        }
+        let mut out = String::with_capacity(1024);
+        crate::json::write_object(&mut out, members);
+        out
     }
 }
 

@@ -553,16 +553,7 @@ impl Value {
                 out.push(']');
             }
             Value::Object(members) => {
-                out.push('{');
-                for (i, (k, v)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_json_string(out, k);
-                    out.push(':');
-                    v.write_compact(out);
-                }
-                out.push('}');
+                write_object(out, members.iter().map(|(k, v)| (k.as_str(), v)));
             }
         }
     }
@@ -593,6 +584,23 @@ impl Value {
             }
         })
     }
+}
+
+/// Writes an object of `members` as compact JSON (see [`Value::to_json_string`]).
+pub(crate) fn write_object<'a>(
+    out: &mut String,
+    members: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) {
+    out.push('{');
+    for (i, (k, v)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(out, k);
+        out.push(':');
+        v.write_compact(out);
+    }
+    out.push('}');
 }
 
 /// Writes `s` as a JSON string with the minimal escaping used by canonical JSON:

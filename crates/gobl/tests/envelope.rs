@@ -239,6 +239,8 @@ fn reference_examples_round_trip() {
             .unwrap_or_else(|f| panic!("{}: {f}", path.display()));
         assert!(env.document_schema().is_some());
         let original_doc = value.get("doc").unwrap().to_json_string();
+        // written member by member, it is the text of the envelope's value
+        assert_eq!(env.to_json_string(), env.to_value().to_json_string());
         let again = parse(&env.to_json_string()).unwrap();
         assert_eq!(
             again.get("doc").unwrap().to_json_string(),

@@ -242,16 +242,16 @@ fn build(id: Uuid, text: &str, allow_invalid: bool) -> SiloResult<(Envelope, Vec
             (invalid.envelope, faults)
         }
     };
-    let text = serde_json::to_string(&built).map_err(|e| {
-        SiloError::invalid(
-            "data",
-            format!("calculated document cannot be written: {e}"),
-        )
-    })?;
-    let value = parse(&text, usize::MAX)?;
-    let mut env = Envelope::from_owned(value).map_err(|errs| field_errors("data", errs))?;
-    // The builder hashed its own number representation; hash what is stored.
-    env.refresh_digest().map_err(SiloError::fault)?;
+    // The built tree is stored as it is: written out and read back it would be the same tree
+    // (its numbers are written as `serde_json` writes them either way), and the builder's
+    // digest is of that tree's canonical form, so neither that round trip nor a second
+    // digest is needed (checked below in debug builds).
+    let env =
+        Envelope::from_owned(Value::from(&built)).map_err(|errs| field_errors("data", errs))?;
+    debug_assert!(
+        env.verify_digest().is_ok(),
+        "the builder's digest is the stored document's"
+    );
     Ok((env, faults))
 }
 
