@@ -511,33 +511,35 @@ impl Envelope {
 
     /// The envelope as JSON: `$schema`, `head`, `doc` (unchanged), `sigs` when present.
     pub fn to_value(&self) -> Value {
-        let mut m = vec![
-            ("$schema".into(), Value::from(ENVELOPE_SCHEMA)),
-            ("head".into(), self.head_value()),
-            ("doc".into(), self.doc.clone()),
-        ];
-        if !self.sigs.is_empty() {
-            m.push((
-                "sigs".into(),
-                Value::Array(self.sigs.iter().map(|s| Value::from(s.as_str())).collect()),
-            ));
-        }
-        Value::Object(m)
+        self.with_members(|members| {
+            let owned = members.iter().map(|(k, v)| ((*k).into(), (*v).clone()));
+            Value::Object(owned.collect())
+        })
     }
 
     /// Compact JSON text of [`Envelope::to_value`], written member by member: building that
     /// value first would copy the whole document only to write it.
     pub fn to_json_string(&self) -> String {
+        self.with_members(|members| {
+            let mut out = String::with_capacity(1024);
+            crate::json::write_object(&mut out, members.iter().copied());
+            out
+        })
+    }
+
+    /// The envelope's members in their order, the document borrowed, handed to `f`: the one
+    /// list both [`Envelope::to_value`] and [`Envelope::to_json_string`] read.
+    fn with_members<R>(&self, f: impl FnOnce(&[(&str, &Value)]) -> R) -> R {
         let schema = Value::from(ENVELOPE_SCHEMA);
         let head = self.head_value();
         let sigs = Value::Array(self.sigs.iter().map(|s| Value::from(s.as_str())).collect());
-        let mut members = vec![("$schema", &schema), ("head", &head), ("doc", &self.doc)];
-        if !self.sigs.is_empty() {
-            members.push(("sigs", &sigs));
-        }
-        let mut out = String::with_capacity(1024);
-        crate::json::write_object(&mut out, members);
-        out
+        let all = [
+            ("$schema", &schema),
+            ("head", &head),
+            ("doc", &self.doc),
+            ("sigs", &sigs),
+        ];
+        f(&all[..if self.sigs.is_empty() { 3 } else { 4 }])
     }
 }
 
