@@ -547,9 +547,11 @@ fn document_digest(doc: &Value) -> Result<Digest, Fault> {
     digest(doc).map_err(|e| Fault::new(codes::INVALID_DOCUMENT, e.to_string(), vec!["doc".into()]))
 }
 
+/// Serialised as [`Envelope::to_value`] would be, from the borrowed members: building that
+/// value first would copy the whole document only to serialise it.
 impl serde::Serialize for Envelope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        self.with_members(|members| serializer.collect_map(members.iter().copied()))
     }
 }
 

@@ -241,6 +241,11 @@ fn reference_examples_round_trip() {
         let original_doc = value.get("doc").unwrap().to_json_string();
         // written member by member, it is the text of the envelope's value
         assert_eq!(env.to_json_string(), env.to_value().to_json_string());
+        // and serialised from its members, it is that value serialised
+        assert_eq!(
+            serde_json::to_string(&env).unwrap(),
+            serde_json::to_string(&env.to_value()).unwrap()
+        );
         let again = parse(&env.to_json_string()).unwrap();
         assert_eq!(
             again.get("doc").unwrap().to_json_string(),
