@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::canonical::{CanonicalError, canonical_bytes, canonical_serde_pieces};
-use crate::json::Value;
+use crate::json::{Map, Value};
 
 /// The only digest algorithm GOBL uses.
 pub const SHA256: &str = "sha256";
@@ -28,10 +28,10 @@ impl Digest {
 
     /// The digest as a JSON object value `{"alg":..,"val":..}`.
     pub fn to_value(&self) -> Value {
-        Value::Object(vec![
+        Value::Object(Map::from(vec![
             ("alg".into(), Value::from(self.alg.as_str())),
             ("val".into(), Value::from(self.val.as_str())),
-        ])
+        ]))
     }
 }
 

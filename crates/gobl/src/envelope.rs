@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::digest::{Digest, SHA256, digest};
 use crate::fault::{Fault, FieldError};
-use crate::json::{Text, Value};
+use crate::json::{Map, Text, Value};
 
 /// Base of every GOBL schema URL.
 pub const SCHEMA_BASE: &str = "https://gobl.org/draft-0/";
@@ -133,7 +133,7 @@ impl Reader {
 
     fn object<'v>(&mut self, path: &str, v: &'v Value) -> Option<&'v [(Text, Value)]> {
         match v {
-            Value::Object(m) => Some(m),
+            Value::Object(m) => Some(m.as_slice()),
             other => {
                 self.fail(
                     path,
@@ -479,10 +479,10 @@ impl Envelope {
                 .stamps
                 .iter()
                 .map(|s| {
-                    Value::Object(vec![
+                    Value::Object(Map::from(vec![
                         ("prv".into(), Value::from(s.prv.as_str())),
                         ("val".into(), Value::from(s.val.as_str())),
-                    ])
+                    ]))
                 })
                 .collect();
             m.push(("stamps".into(), Value::Array(stamps)));
@@ -506,13 +506,13 @@ impl Envelope {
             m.push(("draft".into(), Value::Bool(draft)));
         }
         m.extend(h.extra.iter().cloned());
-        Value::Object(m)
+        Value::Object(Map::from(m))
     }
 
     /// The envelope as JSON: `$schema`, `head`, `doc` (unchanged), `sigs` when present.
     pub fn to_value(&self) -> Value {
         self.with_members(|members| {
-            let owned = members.iter().map(|(k, v)| ((*k).into(), (*v).clone()));
+            let owned = members.iter().map(|(k, v)| (Text::from(*k), (*v).clone()));
             Value::Object(owned.collect())
         })
     }

@@ -17,7 +17,7 @@ use uuid::Uuid;
 use crate::digest::Digest;
 use crate::envelope::{Envelope, codes};
 use crate::fault::Fault;
-use crate::json::{self, Value};
+use crate::json::{self, Map, Value};
 
 /// The only JWS algorithm accepted.
 pub const ES256: &str = "ES256";
@@ -221,10 +221,10 @@ impl PrivateKey {
 
     /// A JWS compact string over `payload` with header `{"alg":"ES256","kid":..}`.
     pub fn sign_jws(&self, payload: &SignaturePayload) -> String {
-        let header = Value::Object(vec![
+        let header = Value::Object(Map::from(vec![
             ("alg".into(), Value::String(ES256.into())),
             ("kid".into(), Value::from(self.kid.as_str())),
-        ]);
+        ]));
         let input = format!(
             "{}.{}",
             B64.encode(header.to_json_string()),
@@ -260,14 +260,14 @@ pub struct SignaturePayload {
 
 impl SignaturePayload {
     fn to_value(&self) -> Value {
-        Value::Object(vec![
+        Value::Object(Map::from(vec![
             (
                 "uuid".into(),
                 Value::from(self.uuid.hyphenated().to_string()),
             ),
             ("dig".into(), self.dig.to_value()),
             ("iat".into(), Value::from_i64(self.iat)),
-        ])
+        ]))
     }
 }
 

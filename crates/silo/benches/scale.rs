@@ -150,13 +150,13 @@ fn built(doc: &Value, k: usize, country: &str) -> Envelope {
     let lines = doc
         .get("lines")
         .and_then(Value::as_array)
-        .unwrap_or_default()
-        .to_vec();
+        .cloned()
+        .unwrap_or_default();
     let many: Vec<Value> = (0..k)
         .map(|j| {
             let mut line = lines[j % lines.len()].clone();
             if let Value::Object(members) = &mut line {
-                members.retain(|(name, _)| !matches!(name.as_str(), "i" | "sum" | "total"));
+                members.retain(|name, _| !matches!(name.as_str(), "i" | "sum" | "total"));
             }
             if let Some(item) = line.get_mut("item") {
                 let name = item
@@ -172,7 +172,7 @@ fn built(doc: &Value, k: usize, country: &str) -> Envelope {
     doc.set("lines", Value::Array(many));
     for member in ["totals", "uuid", "code"] {
         if let Value::Object(members) = &mut doc {
-            members.retain(|(name, _)| name.as_str() != member);
+            members.retain(|name, _| name.as_str() != member);
         }
     }
     doc.set("series", Value::String(format!("{country}-2026").into()));
@@ -216,7 +216,7 @@ fn generate(templates: &Templates, rng: &mut Rng, i: u64, at: DateTime<Utc>) -> 
         "issue_date",
         Value::String(at.format("%Y-%m-%d").to_string().into()),
     );
-    let mut tax_id = Value::Object(Vec::new());
+    let mut tax_id = Value::Object(gobl::json::Map::new());
     tax_id.set("country", Value::String(country.into()));
     tax_id.set("code", Value::String(tax_code.clone().into()));
     match doc.get_mut("customer") {
@@ -225,7 +225,7 @@ fn generate(templates: &Templates, rng: &mut Rng, i: u64, at: DateTime<Utc>) -> 
             c.set("tax_id", tax_id);
         }
         None => {
-            let mut c = Value::Object(Vec::new());
+            let mut c = Value::Object(gobl::json::Map::new());
             c.set("name", Value::String(customer.clone().into()));
             c.set("tax_id", tax_id);
             doc.set("customer", c);

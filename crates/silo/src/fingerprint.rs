@@ -66,8 +66,11 @@ fn hash_data(value: &Value, hasher: &mut Sha256) -> Result<Option<String>, Canon
         hasher.update(canonical(value)?.as_bytes());
         return Ok(None);
     };
-    let mut sorted: Vec<&(gobl::json::Text, Value)> =
-        members.iter().filter(|(_, v)| !v.is_null()).collect();
+    let mut sorted: Vec<&(gobl::json::Text, Value)> = members
+        .as_slice()
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut doc_digest = None;
     hasher.update(b"{");

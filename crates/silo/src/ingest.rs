@@ -141,10 +141,10 @@ fn top_schema(value: &Value) -> SiloResult<String> {
             ),
         ));
     };
-    match members.iter().find(|(k, _)| k == "$schema") {
+    match members.get("$schema") {
         None => Err(SiloError::invalid("data.$schema", "required")),
-        Some((_, Value::String(s))) => Ok(s.to_string()),
-        Some((_, other)) => Err(SiloError::invalid(
+        Some(Value::String(s)) => Ok(s.to_string()),
+        Some(other) => Err(SiloError::invalid(
             "data.$schema",
             format!("expected a string, found {}", other.type_name()),
         )),

@@ -10,23 +10,22 @@ pub fn merge(target: &mut Value, patch: &Value) {
         return;
     };
     if !matches!(target, Value::Object(_)) {
-        *target = Value::Object(Vec::new());
+        *target = Value::Object(gobl::json::Map::new());
     }
     let Value::Object(members) = target else {
         return;
     };
     for (key, value) in patch_members {
-        let at = members.iter().position(|(k, _)| k == key);
-        match (value, at) {
-            (Value::Null, Some(i)) => {
-                members.remove(i);
+        match (value, members.get_mut(key)) {
+            (Value::Null, Some(_)) => {
+                members.shift_remove(key);
             }
             (Value::Null, None) => {}
-            (value, Some(i)) => merge(&mut members[i].1, value),
+            (value, Some(slot)) => merge(slot, value),
             (value, None) => {
                 let mut fresh = Value::Null;
                 merge(&mut fresh, value);
-                members.push((key.clone(), fresh));
+                members.insert(key.clone(), fresh);
             }
         }
     }

@@ -16,6 +16,10 @@
 use std::collections::HashSet;
 use std::fmt;
 
+mod map;
+
+pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
+
 /// Nesting depth allowed by [`parse`].
 pub const DEFAULT_MAX_DEPTH: usize = 64;
 
@@ -37,8 +41,8 @@ pub enum Value {
     String(Text),
     /// An array.
     Array(Vec<Value>),
-    /// An object, members in document order (keys are unique when produced by [`parse`]).
-    Object(Vec<(Text, Value)>),
+    /// An object, members in document order.
+    Object(Map),
 }
 
 /// Why a text is not acceptable JSON, and where.
@@ -185,7 +189,7 @@ impl<'a> Parser<'a> {
                         }
                     } else if self.peek() == Some(b'}') {
                         self.pos += 1;
-                        Value::Object(Vec::new())
+                        Value::Object(Map::new())
                     } else {
                         let key = self.parse_key()?;
                         stack.push(Frame::Object {
@@ -249,7 +253,7 @@ impl<'a> Parser<'a> {
                 }
                 value = match stack.pop() {
                     Some(Frame::Array(items)) => Value::Array(items),
-                    Some(Frame::Object { members, .. }) => Value::Object(members),
+                    Some(Frame::Object { members, .. }) => Value::Object(Map::from_unique(members)),
                     None => unreachable!("stack checked non-empty above"),
                 };
             }
@@ -434,16 +438,13 @@ fn is_duplicate(members: &[(Text, Value)], key: &str, seen: &mut Option<HashSet<
 impl Value {
     /// The member `key` of an object, if this is an object that has it.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_object()?
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+        self.as_object()?.get(key)
     }
 
     /// Mutable access to the member `key` of an object.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         match self {
-            Value::Object(members) => members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            Value::Object(members) => members.get_mut(key),
             _ => None,
         }
     }
@@ -454,10 +455,7 @@ impl Value {
         let Value::Object(members) = self else {
             return false;
         };
-        match members.iter_mut().find(|(k, _)| k == key) {
-            Some((_, slot)) => *slot = value,
-            None => members.push((Text::new(key), value)),
-        }
+        members.insert(key, value);
         true
     }
 
@@ -470,7 +468,15 @@ impl Value {
     }
 
     /// The members, if this is an object.
-    pub fn as_object(&self) -> Option<&[(Text, Value)]> {
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The members, mutable, if this is an object.
+    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
         match self {
             Value::Object(m) => Some(m),
             _ => None,
@@ -478,7 +484,15 @@ impl Value {
     }
 
     /// The items, if this is an array.
-    pub fn as_array(&self) -> Option<&[Value]> {
+    pub fn as_array(&self) -> Option<&Vec<Value>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The items, mutable, if this is an array.
+    pub fn as_array_mut(&mut self) -> Option<&mut Vec<Value>> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
@@ -720,11 +734,11 @@ impl From<&serde_json::Value> for Value {
             serde_json::Value::Number(n) => Value::Number(n.to_string().into()),
             serde_json::Value::String(s) => Value::String(Text::new(s)),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
-            serde_json::Value::Object(m) => Value::Object(
+            serde_json::Value::Object(m) => Value::Object(Map::from_unique(
                 m.iter()
                     .map(|(k, v)| (Text::new(k), Value::from(v)))
                     .collect(),
-            ),
+            )),
         }
     }
 }

@@ -1,0 +1,418 @@
+//! [`Map`]: a JSON object's members in order, with the operations of `serde_json::Map` (built
+//! with `preserve_order`) and the same results, so that code written against one reads the
+//! same against the other.
+//!
+//! A GOBL document's objects have a few short keys, which are found faster by comparing them
+//! than by hashing (serde_json hashes every key with SipHash, and building those tables was
+//! most of the cost of reading a document). An object that grows past [`INDEXED_FROM`] members
+//! gets a hash index beside its list, so that an open map (`meta`, `ext`) of a hostile size
+//! cannot make lookups quadratic.
+
+use std::collections::HashMap;
+
+use super::{Text, Value};
+
+/// Objects with at least this many members keep a hash index of their keys.
+const INDEXED_FROM: usize = 32;
+
+/// A JSON object: members in order, keys unique.
+#[derive(Debug, Clone, Default)]
+pub struct Map {
+    members: Vec<(Text, Value)>,
+    /// Position of each key, kept while the map has [`INDEXED_FROM`] members or more.
+    index: Option<Box<HashMap<Text, usize>>>,
+}
+
+impl Map {
+    /// An empty map.
+    pub fn new() -> Map {
+        Map::default()
+    }
+
+    /// An empty map with room for `n` members.
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            members: Vec::with_capacity(n),
+            index: None,
+        }
+    }
+
+    /// A map of `members`, whose keys the caller has checked are unique (the parser does).
+    pub(crate) fn from_unique(members: Vec<(Text, Value)>) -> Map {
+        let mut map = Map {
+            members,
+            index: None,
+        };
+        map.reindex();
+        map
+    }
+
+    /// Number of members.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the map has no member.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Removes every member.
+    pub fn clear(&mut self) {
+        self.members.clear();
+        self.index = None;
+    }
+
+    /// The members in order, as a slice.
+    pub fn as_slice(&self) -> &[(Text, Value)] {
+        &self.members
+    }
+
+    /// Position of `key`.
+    pub fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.members.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.position(key).map(|i| &self.members[i].1)
+    }
+
+    /// The value of `key`, mutable.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.position(key).map(|i| &mut self.members[i].1)
+    }
+
+    /// The stored key and value of `key`.
+    pub fn get_key_value(&self, key: &str) -> Option<(&Text, &Value)> {
+        self.position(key).map(|i| {
+            let (k, v) = &self.members[i];
+            (k, v)
+        })
+    }
+
+    /// Whether `key` is a member.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// Sets `key` to `value`: a member already there keeps its place and its old value is
+    /// returned; a new one is appended.
+    pub fn insert(&mut self, key: impl Into<Text>, value: Value) -> Option<Value> {
+        let key = key.into();
+        match self.position(&key) {
+            Some(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
+            None => {
+                self.push(key, value);
+                None
+            }
+        }
+    }
+
+    /// Appends a member whose key is not in the map.
+    fn push(&mut self, key: Text, value: Value) {
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.members.len());
+        }
+        self.members.push((key, value));
+        if self.index.is_none() && self.members.len() >= INDEXED_FROM {
+            self.reindex();
+        }
+    }
+
+    /// Removes `key`, the last member taking its place (as `serde_json::Map::remove` does with
+    /// `preserve_order`).
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.swap_remove(key)
+    }
+
+    /// Removes `key` and returns its stored key and value (the last member takes its place).
+    pub fn remove_entry(&mut self, key: &str) -> Option<(Text, Value)> {
+        let i = self.position(key)?;
+        Some(self.swap_remove_index(i))
+    }
+
+    /// Removes `key`, the last member taking its place.
+    pub fn swap_remove(&mut self, key: &str) -> Option<Value> {
+        self.remove_entry(key).map(|(_, v)| v)
+    }
+
+    fn swap_remove_index(&mut self, i: usize) -> (Text, Value) {
+        let removed = self.members.swap_remove(i);
+        if let Some(index) = &mut self.index {
+            index.remove(&removed.0);
+            if let Some((moved, _)) = self.members.get(i) {
+                index.insert(moved.clone(), i);
+            }
+        }
+        removed
+    }
+
+    /// Removes `key`, the members after it moving up.
+    pub fn shift_remove(&mut self, key: &str) -> Option<Value> {
+        let i = self.position(key)?;
+        let (_, v) = self.members.remove(i);
+        self.reindex();
+        Some(v)
+    }
+
+    /// Sets `key` to `value` at position `at` (at most the length): a member already there
+    /// moves to `at` and its old value is returned (`IndexMap::shift_insert`).
+    pub fn shift_insert(&mut self, at: usize, key: impl Into<Text>, value: Value) -> Option<Value> {
+        let key = key.into();
+        let old = match self.position(&key) {
+            Some(i) => {
+                let (k, old) = self.members.remove(i);
+                self.members.insert(at.min(self.members.len()), (k, value));
+                Some(old)
+            }
+            None => {
+                self.members.insert(at, (key, value));
+                None
+            }
+        };
+        self.reindex();
+        old
+    }
+
+    /// Keeps the members `keep` returns `true` for, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Text, &mut Value) -> bool) {
+        let before = self.members.len();
+        self.members.retain_mut(|(k, v)| keep(k, v));
+        if self.members.len() != before {
+            self.reindex();
+        }
+    }
+
+    /// Moves every member of `other` into this map, as [`Map::insert`] would, leaving it empty.
+    pub fn append(&mut self, other: &mut Map) {
+        other.index = None;
+        for (k, v) in other.members.drain(..) {
+            self.insert(k, v);
+        }
+    }
+
+    /// Sorts the members by key.
+    pub fn sort_keys(&mut self) {
+        self.members.sort_by(|(a, _), (b, _)| a.cmp(b));
+        self.reindex();
+    }
+
+    /// The entry of `key`, to read or fill in place.
+    pub fn entry(&mut self, key: impl Into<Text>) -> Entry<'_> {
+        let key = key.into();
+        match self.position(&key) {
+            Some(at) => Entry::Occupied(OccupiedEntry { map: self, at }),
+            None => Entry::Vacant(VacantEntry { map: self, key }),
+        }
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Text> + ExactSizeIterator {
+        self.members.iter().map(|(k, _)| k)
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+        self.members.iter().map(|(_, v)| v)
+    }
+
+    /// The values in order, mutable.
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+        self.members.iter_mut().map(|(_, v)| v)
+    }
+
+    /// The members in order.
+    pub fn iter(&self) -> Iter<'_> {
+        self.members.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The members in order, values mutable.
+    pub fn iter_mut(&mut self) -> IterMut<'_> {
+        self.members.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    /// Rebuilds the index from the list (or drops it when the map is small).
+    fn reindex(&mut self) {
+        if self.members.len() < INDEXED_FROM {
+            self.index = None;
+            return;
+        }
+        let index = self
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.clone(), i))
+            .collect();
+        self.index = Some(Box::new(index));
+    }
+}
+
+/// The members of a [`Map`], in order.
+pub type Iter<'a> = std::iter::Map<
+    std::slice::Iter<'a, (Text, Value)>,
+    fn(&'a (Text, Value)) -> (&'a Text, &'a Value),
+>;
+
+/// The members of a [`Map`], in order, values mutable.
+pub type IterMut<'a> = std::iter::Map<
+    std::slice::IterMut<'a, (Text, Value)>,
+    fn(&'a mut (Text, Value)) -> (&'a Text, &'a mut Value),
+>;
+
+/// Equal when both have the same keys with equal values, in any order (as
+/// `serde_json::Map`'s equality).
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len()
+            && self
+                .members
+                .iter()
+                .all(|(k, v)| other.get(k).is_some_and(|o| o == v))
+    }
+}
+
+impl Eq for Map {}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a Text, &'a Value);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Map {
+    type Item = (&'a Text, &'a mut Value);
+    type IntoIter = IterMut<'a>;
+    fn into_iter(self) -> IterMut<'a> {
+        self.iter_mut()
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (Text, Value);
+    type IntoIter = std::vec::IntoIter<(Text, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.into_iter()
+    }
+}
+
+impl<K: Into<Text>> Extend<(K, Value)> for Map {
+    fn extend<I: IntoIterator<Item = (K, Value)>>(&mut self, items: I) {
+        for (k, v) in items {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl<K: Into<Text>> FromIterator<(K, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(items: I) -> Map {
+        let mut map = Map::new();
+        map.extend(items);
+        map
+    }
+}
+
+impl std::ops::Index<&str> for Map {
+    type Output = Value;
+    /// The value of `key`; panics when there is none (as `serde_json::Map`'s index does).
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).expect("no member of that name in the map")
+    }
+}
+
+/// A member of a [`Map`], there or not.
+pub enum Entry<'a> {
+    /// The key is a member.
+    Occupied(OccupiedEntry<'a>),
+    /// The key is not a member.
+    Vacant(VacantEntry<'a>),
+}
+
+/// A member that is there.
+pub struct OccupiedEntry<'a> {
+    map: &'a mut Map,
+    at: usize,
+}
+
+/// A member that is not there yet.
+pub struct VacantEntry<'a> {
+    map: &'a mut Map,
+    key: Text,
+}
+
+impl<'a> Entry<'a> {
+    /// The value, inserting `default` first when the key is not a member.
+    pub fn or_insert(self, default: Value) -> &'a mut Value {
+        self.or_insert_with(|| default)
+    }
+
+    /// The value, inserting `default()` first when the key is not a member.
+    pub fn or_insert_with(self, default: impl FnOnce() -> Value) -> &'a mut Value {
+        match self {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => v.insert(default()),
+        }
+    }
+
+    /// Changes the value in place when the key is a member.
+    pub fn and_modify(self, f: impl FnOnce(&mut Value)) -> Entry<'a> {
+        match self {
+            Entry::Occupied(o) => {
+                f(&mut o.map.members[o.at].1);
+                Entry::Occupied(o)
+            }
+            vacant => vacant,
+        }
+    }
+}
+
+impl<'a> OccupiedEntry<'a> {
+    /// The value.
+    pub fn get(&self) -> &Value {
+        &self.map.members[self.at].1
+    }
+
+    /// The value, mutable.
+    pub fn get_mut(&mut self) -> &mut Value {
+        &mut self.map.members[self.at].1
+    }
+
+    /// The value, mutable for as long as the map is borrowed.
+    pub fn into_mut(self) -> &'a mut Value {
+        &mut self.map.members[self.at].1
+    }
+
+    /// Replaces the value, returning the old one.
+    pub fn insert(&mut self, value: Value) -> Value {
+        std::mem::replace(self.get_mut(), value)
+    }
+
+    /// Removes the member, the last one taking its place (as [`Map::remove`]).
+    pub fn remove(self) -> Value {
+        self.map.swap_remove_index(self.at).1
+    }
+}
+
+impl<'a> VacantEntry<'a> {
+    /// Appends the member and returns its value.
+    pub fn insert(self, value: Value) -> &'a mut Value {
+        let at = self.map.len();
+        self.map.push(self.key, value);
+        &mut self.map.members[at].1
+    }
+}
+
+/// A map of `members` in order; a repeated key keeps its first place and its last value (as
+/// inserting them one by one).
+impl From<Vec<(Text, Value)>> for Map {
+    fn from(members: Vec<(Text, Value)>) -> Map {
+        members.into_iter().collect()
+    }
+}
