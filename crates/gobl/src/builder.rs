@@ -1,6 +1,7 @@
 //! The build entry point: normalise, calculate, validate and envelope a GOBL document.
 
-use serde_json::{Map, Value, json};
+use crate::json;
+use crate::json::{Map, Value};
 
 use crate::bill;
 use crate::fault::{Fault, Faults};
@@ -20,16 +21,21 @@ pub struct BuildOptions {
 
 /// The result of a build that was calculated but did not validate.
 #[derive(Debug, Clone)]
-pub struct Invalid {
+pub struct Invalid<V = serde_json::Value> {
     /// The calculated envelope (with its digest), for callers that store invalid documents.
-    pub envelope: Value,
+    pub envelope: V,
     /// What is wrong with it.
     pub faults: Faults,
 }
 
 /// Whether a JSON value is an envelope: `$schema` envelope, or a `doc` object with a `head`
 /// or without a `$schema` of its own (an envelope whose head is still to be built).
-pub fn is_envelope(v: &Value) -> bool {
+pub fn is_envelope(v: &serde_json::Value) -> bool {
+    is_envelope_tree(&Value::from(v))
+}
+
+/// [`is_envelope`] of the calculation's tree.
+pub fn is_envelope_tree(v: &Value) -> bool {
     v.get("$schema").and_then(Value::as_str) == Some(ENVELOPE_SCHEMA)
         || (v.get("doc").is_some_and(Value::is_object)
             && (v.get("head").is_some() || v.get("$schema").is_none()))
@@ -37,13 +43,33 @@ pub fn is_envelope(v: &Value) -> bool {
 
 /// Build a bare document or an envelope: normalise, calculate, validate, digest and wrap
 /// it. Returns the envelope, or the faults (calculation or validation) that stop it.
-pub fn build(input: Value) -> Result<Value, Faults> {
+pub fn build(input: serde_json::Value) -> Result<serde_json::Value, Faults> {
     build_with(input, &BuildOptions::default()).map_err(|e| e.faults)
 }
 
 /// [`build`] with options; an invalid (but calculable) document's envelope is returned
 /// alongside its faults so that callers can store it anyway (`allow_invalid`).
-pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invalid>> {
+///
+/// The calculation runs on [`crate::json::Value`] ([`build_tree`]); this reads the input into
+/// that tree and the envelope out of it.
+pub fn build_with(
+    input: serde_json::Value,
+    opts: &BuildOptions,
+) -> Result<serde_json::Value, Box<Invalid>> {
+    let serde = |v: Value| v.to_serde().unwrap_or(serde_json::Value::Null);
+    match build_tree(Value::from(&input), opts) {
+        Ok(env) => Ok(serde(env)),
+        Err(e) => Err(Box::new(Invalid {
+            envelope: serde(e.envelope),
+            faults: e.faults,
+        })),
+    }
+}
+
+/// [`build_with`] on the calculation's own tree, which numbers must reach as serde_json writes
+/// them (as [`crate::json::Value::from`] a `serde_json::Value` gives them, or
+/// [`crate::json::parse_document`]).
+pub fn build_tree(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invalid<Value>>> {
     let (mut head, doc, sigs) = split(input);
     let Value::Object(mut doc) = doc else {
         let faults = Faults(vec![Fault::at(
@@ -82,7 +108,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
         ));
     }
     let doc = Value::Object(doc);
-    let dig = match crate::digest::digest_serde(&doc) {
+    let dig = match crate::digest::digest(&doc) {
         Ok(d) => d,
         Err(e) => {
             faults.0.push(Fault::at("doc", "digest", e.to_string()));
@@ -97,7 +123,7 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
         .map(|u| u.to_string())
         .or_else(|| head.get("uuid").and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-    head.insert("uuid".into(), Value::String(uuid));
+    head.insert("uuid".into(), Value::String(uuid.into()));
     crate::routing::route(&mut head, &doc);
     head.insert("dig".into(), json!({"alg": dig.alg, "val": dig.val}));
     let mut ordered = Map::new();
@@ -122,8 +148,8 @@ pub fn build_with(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invali
     }
 }
 
-fn split(input: Value) -> (Map<String, Value>, Value, Option<Value>) {
-    if is_envelope(&input)
+fn split(input: Value) -> (Map, Value, Option<Value>) {
+    if is_envelope_tree(&input)
         && let Value::Object(mut o) = input
     {
         let mut head = o
@@ -140,7 +166,7 @@ fn split(input: Value) -> (Map<String, Value>, Value, Option<Value>) {
     (Map::new(), input, None)
 }
 
-fn ensure_uuid(doc: &mut Map<String, Value>) {
+fn ensure_uuid(doc: &mut Map) {
     let schema = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
     if schema.starts_with("https://gobl.org/draft-0/bill/")
         && doc
@@ -153,21 +179,21 @@ fn ensure_uuid(doc: &mut Map<String, Value>) {
             .keys()
             .position(|k| !k.starts_with('$'))
             .unwrap_or(doc.len());
-        doc.shift_insert(at, "uuid".into(), Value::String(u));
+        doc.shift_insert(at, "uuid".into(), Value::String(u.into()));
     }
 }
 
 /// Parse a document given as JSON or YAML text into JSON.
-pub fn parse_input(text: &str) -> Result<Value, String> {
+pub fn parse_input(text: &str) -> Result<serde_json::Value, String> {
     let t = text.trim_start_matches('\u{feff}');
-    match serde_json::from_str::<Value>(t) {
+    match serde_json::from_str::<serde_json::Value>(t) {
         Ok(v) => Ok(v),
         Err(je) => {
             if t.trim_start().starts_with('{') {
                 return Err(format!("invalid JSON: {je}"));
             }
-            let mut v =
-                yaml_serde::from_str::<Value>(t).map_err(|e| format!("invalid YAML: {e}"))?;
+            let mut v = yaml_serde::from_str::<serde_json::Value>(t)
+                .map_err(|e| format!("invalid YAML: {e}"))?;
             integral_floats(&mut v);
             Ok(v)
         }
@@ -176,17 +202,18 @@ pub fn parse_input(text: &str) -> Result<Value, String> {
 
 /// YAML floats with no fraction (`20.000000`) become integers, as the reference's YAML to
 /// JSON conversion writes them (`20`): an amount read from them has no decimals.
-fn integral_floats(v: &mut Value) {
+fn integral_floats(v: &mut serde_json::Value) {
+    use serde_json::Value as J;
     match v {
-        Value::Number(n) => {
+        J::Number(n) => {
             if let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.fract() == 0.0)
                 && f.abs() < 1e15
             {
-                *v = Value::from(f as i64);
+                *v = J::from(f as i64);
             }
         }
-        Value::Array(a) => a.iter_mut().for_each(integral_floats),
-        Value::Object(o) => o.values_mut().for_each(integral_floats),
+        J::Array(a) => a.iter_mut().for_each(integral_floats),
+        J::Object(o) => o.values_mut().for_each(integral_floats),
         _ => {}
     }
 }
@@ -197,10 +224,10 @@ mod tests {
 
     #[test]
     fn envelope_detection() {
-        assert!(is_envelope(&json!({"doc": {"$schema": "x"}})));
-        assert!(is_envelope(&json!({"head": {}, "doc": {}})));
-        assert!(is_envelope(&json!({"$schema": ENVELOPE_SCHEMA})));
-        assert!(!is_envelope(&json!({"$schema": "x", "doc": {}})));
-        assert!(!is_envelope(&json!({"doc": "text"})));
+        assert!(is_envelope_tree(&json!({"doc": {"$schema": "x"}})));
+        assert!(is_envelope_tree(&json!({"head": {}, "doc": {}})));
+        assert!(is_envelope_tree(&json!({"$schema": ENVELOPE_SCHEMA})));
+        assert!(!is_envelope_tree(&json!({"$schema": "x", "doc": {}})));
+        assert!(!is_envelope_tree(&json!({"doc": "text"})));
     }
 }

@@ -1,7 +1,7 @@
 //! Envelope routing: a bill document names the party endpoints it travels between, and the
 //! envelope's `head.from` / `head.to` take their URIs unless the caller set them.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::bill::val::Obj;
 
@@ -58,7 +58,7 @@ fn endpoints(doc: &Obj) -> (Option<&str>, Option<&str>) {
 }
 
 /// Fill the head's empty `from` and `to` from the document's endpoints.
-pub(crate) fn route(head: &mut Map<String, Value>, doc: &Value) {
+pub(crate) fn route(head: &mut Map, doc: &Value) {
     let Some(doc) = doc.as_object() else { return };
     let (from, to) = endpoints(doc);
     for (k, uri) in [("from", from), ("to", to)] {

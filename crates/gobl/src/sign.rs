@@ -17,7 +17,8 @@ use uuid::Uuid;
 use crate::digest::Digest;
 use crate::envelope::{Envelope, codes};
 use crate::fault::Fault;
-use crate::json::{self, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 /// The only JWS algorithm accepted.
 pub const ES256: &str = "ES256";

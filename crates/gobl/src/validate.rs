@@ -3,14 +3,14 @@
 
 use std::fmt::Display;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::bill::val::{field, get};
 use crate::fault::{Fault, Faults, Path};
 
 /// Validate a calculated document: the core rules of its schema and the tax-id checks of
 /// folio's regimes. An empty list means the document is valid.
-pub fn validate_document(doc: &Map<String, Value>) -> Faults {
+pub fn validate_document(doc: &Map) -> Faults {
     let mut v = Validator {
         faults: Vec::new(),
         ext_faults: Vec::new(),
@@ -43,7 +43,7 @@ pub fn validate_document(doc: &Map<String, Value>) -> Faults {
 }
 
 /// A `$regime` folio has no regime for, as a fault naming it.
-fn unknown_regime(doc: &Map<String, Value>) -> Option<Fault> {
+fn unknown_regime(doc: &Map) -> Option<Fault> {
     let cc = get(doc, "$regime").and_then(Value::as_str)?;
     crate::regimes::get(cc).is_none().then(|| {
         Fault::at(
@@ -56,7 +56,7 @@ fn unknown_regime(doc: &Map<String, Value>) -> Option<Fault> {
 
 /// The keys a document names that folio does not know (`$regime`, `$addons`): said first when
 /// the document cannot be calculated, since they are usually why.
-pub(crate) fn unknown_keys(doc: &Map<String, Value>) -> Vec<Fault> {
+pub(crate) fn unknown_keys(doc: &Map) -> Vec<Fault> {
     let mut faults: Vec<Fault> = unknown_regime(doc).into_iter().collect();
     crate::addons::unknown(doc, &mut faults);
     faults
@@ -69,7 +69,7 @@ struct Validator {
     ext_defs: crate::addons::ExtDefs,
 }
 
-fn present(o: &Map<String, Value>, k: &str) -> bool {
+fn present(o: &Map, k: &str) -> bool {
     match get(o, k) {
         None | Some(Value::Null) => false,
         Some(Value::String(s)) => !s.is_empty(),
@@ -84,20 +84,13 @@ impl Validator {
         self.faults.push(Fault::at(path.to_string(), code, message));
     }
 
-    fn required(
-        &mut self,
-        o: &Map<String, Value>,
-        base: impl Display,
-        k: &str,
-        code: &str,
-        msg: &str,
-    ) {
+    fn required(&mut self, o: &Map, base: impl Display, k: &str, code: &str, msg: &str) {
         if !present(o, k) {
             self.push(format!("{base}.{k}"), code, msg);
         }
     }
 
-    fn party(&mut self, doc: &Map<String, Value>, key: &str, needed: bool) {
+    fn party(&mut self, doc: &Map, key: &str, needed: bool) {
         match get(doc, key).and_then(Value::as_object) {
             Some(p) => self.required(
                 p,
@@ -132,7 +125,7 @@ impl Validator {
     }
 
     /// [`Self::tax_ids`] of an object (the document itself is walked in place, not copied).
-    fn tax_ids_in(&mut self, path: &Path, o: &Map<String, Value>, ext: bool) {
+    fn tax_ids_in(&mut self, path: &Path, o: &Map, ext: bool) {
         for (k, x) in o {
             // a tax id is an object, and only objects and arrays hold one
             if !(x.is_object() || x.is_array()) {
@@ -157,7 +150,7 @@ impl Validator {
     }
 
     /// `$regime`, when given, must be a known regime; its own rules apply.
-    fn regime(&mut self, doc: &Map<String, Value>) {
+    fn regime(&mut self, doc: &Map) {
         let Some(cc) = get(doc, "$regime").and_then(Value::as_str) else {
             return;
         };
@@ -172,7 +165,7 @@ impl Validator {
     }
 
     /// One `tax_id` at `p`.
-    fn tax_id(&mut self, p: &Path, t: &Map<String, Value>) {
+    fn tax_id(&mut self, p: &Path, t: &Map) {
         let country = get(t, "country").and_then(Value::as_str).unwrap_or("");
         let code = get(t, "code").and_then(Value::as_str).unwrap_or("");
         if country.is_empty() {
@@ -191,7 +184,7 @@ impl Validator {
 
     /// The core rules of an invoice (GOBL's `bill-invoice-*`, `bill-line-*` and
     /// `bill-discount-*`), in GOBL's order.
-    fn invoice(&mut self, doc: &Map<String, Value>) {
+    fn invoice(&mut self, doc: &Map) {
         self.invoice_type(doc);
         self.invoice_issue_date(doc);
         self.invoice_currency(doc);
@@ -227,7 +220,7 @@ impl Validator {
     }
 
     /// `type`: present and one of GOBL's invoice types.
-    fn invoice_type(&mut self, doc: &Map<String, Value>) {
+    fn invoice_type(&mut self, doc: &Map) {
         const TYPES: &[&str] = &[
             "standard",
             "proforma",
@@ -246,7 +239,7 @@ impl Validator {
     }
 
     /// `issue_date`: present and a valid date.
-    fn invoice_issue_date(&mut self, doc: &Map<String, Value>) {
+    fn invoice_issue_date(&mut self, doc: &Map) {
         self.required(
             doc,
             "doc",
@@ -266,7 +259,7 @@ impl Validator {
     }
 
     /// `currency`: present and a known currency.
-    fn invoice_currency(&mut self, doc: &Map<String, Value>) {
+    fn invoice_currency(&mut self, doc: &Map) {
         match get(doc, "currency").and_then(Value::as_str) {
             None | Some("") => self.push(
                 "doc.currency",
@@ -283,7 +276,7 @@ impl Validator {
     }
 
     /// A supplier with a name; a customer with a tax-id code needs a name too.
-    fn invoice_parties(&mut self, doc: &Map<String, Value>) {
+    fn invoice_parties(&mut self, doc: &Map) {
         match get(doc, "supplier").and_then(Value::as_object) {
             None => self.push(
                 "doc.supplier",
@@ -316,7 +309,7 @@ impl Validator {
     }
 
     /// `value_date` and `tax.point` exclude each other.
-    fn invoice_value_date(&mut self, doc: &Map<String, Value>) {
+    fn invoice_value_date(&mut self, doc: &Map) {
         let has_tax_point = get(doc, "tax")
             .and_then(|t| field(t, "point"))
             .and_then(Value::as_str)
@@ -334,11 +327,11 @@ impl Validator {
     /// invoice is `bypass`) and valid tax combos.
     fn invoice_line<'a>(
         &mut self,
-        doc: &Map<String, Value>,
+        doc: &Map,
         base: &Path,
         l: &'a Value,
         bypass: bool,
-        seen: &mut Vec<&'a Map<String, Value>>,
+        seen: &mut Vec<&'a Map>,
     ) {
         let Some(lo) = l.as_object() else {
             self.push(base, "bill-line-00", "line must be an object");
@@ -354,13 +347,7 @@ impl Validator {
 
     /// A line's item: price and name; a priced item needs the line's sum and total (the
     /// calculation writes them, unless the invoice is `bypass`).
-    fn line_item(
-        &mut self,
-        lo: &Map<String, Value>,
-        base: &Path,
-        it: &Map<String, Value>,
-        bypass: bool,
-    ) {
+    fn line_item(&mut self, lo: &Map, base: &Path, it: &Map, bypass: bool) {
         let item = base.member("item");
         self.required(
             it,
@@ -391,10 +378,10 @@ impl Validator {
     /// A document discount or charge at `base`: a base needs a percent; valid tax combos.
     fn invoice_adjustment<'a>(
         &mut self,
-        doc: &Map<String, Value>,
+        doc: &Map,
         base: &Path,
         d: &'a Value,
-        seen: &mut Vec<&'a Map<String, Value>>,
+        seen: &mut Vec<&'a Map>,
     ) {
         let Some(o) = d.as_object() else { return };
         if present(o, "base") && !present(o, "percent") {
@@ -408,7 +395,7 @@ impl Validator {
     }
 
     /// Lines, unless there are discounts or charges; totals, unless the invoice is `bypass`.
-    fn invoice_lines_and_totals(&mut self, doc: &Map<String, Value>, bypass: bool) {
+    fn invoice_lines_and_totals(&mut self, doc: &Map, bypass: bool) {
         let has_adjustments = present(doc, "discounts") || present(doc, "charges");
         if !has_adjustments && !present(doc, "lines") {
             self.push(
@@ -429,13 +416,7 @@ impl Validator {
     /// The `taxes` of the line, discount or charge `o` at `base`. A combo equal to one
     /// `seen` without a fault has none either (its rules read only its own members and the
     /// document's `$regime`), so the lines' few distinct combos are checked once each.
-    fn combos<'a>(
-        &mut self,
-        doc: &Map<String, Value>,
-        base: &Path,
-        o: &'a Map<String, Value>,
-        seen: &mut Vec<&'a Map<String, Value>>,
-    ) {
+    fn combos<'a>(&mut self, doc: &Map, base: &Path, o: &'a Map, seen: &mut Vec<&'a Map>) {
         let taxes = base.member("taxes");
         for (j, t) in get(o, "taxes")
             .and_then(Value::as_array)
@@ -456,7 +437,7 @@ impl Validator {
     }
 
     /// A tax combo against the regime (of its country, else the document's).
-    fn combo(&mut self, doc: &Map<String, Value>, path: &Path, o: &Map<String, Value>) {
+    fn combo(&mut self, doc: &Map, path: &Path, o: &Map) {
         let country = get(o, "country")
             .and_then(Value::as_str)
             .or_else(|| get(doc, "$regime").and_then(Value::as_str))
@@ -517,14 +498,14 @@ impl Validator {
 
 /// Whether two objects have the same members in the same order (a cheaper test than the
 /// map's own equality, which looks every key up by its hash).
-fn same_members(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+fn same_members(a: &Map, b: &Map) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn faults(v: Value) -> Vec<(String, String)> {
         validate_document(v.as_object().unwrap())

@@ -198,7 +198,8 @@ fn sdi_invoice_lacking_required_extensions_faults() {
         .as_object_mut()
         .unwrap()
         .remove("it-sdi-document-type");
-    let faults = gobl::validate::validate_document(stripped.as_object().unwrap());
+    let faults =
+        gobl::validate::validate_document(gobl::json::Value::from(&stripped).as_object().unwrap());
     let codes: Vec<(&str, &[String])> = faults
         .0
         .iter()
@@ -225,7 +226,8 @@ fn sdi_vat_without_percent_needs_a_nature() {
     let mut broken = doc.clone();
     let combo = &mut broken["lines"][0]["taxes"][0];
     *combo = json!({"cat": "VAT", "key": "exempt"});
-    let faults = gobl::validate::validate_document(broken.as_object().unwrap());
+    let faults =
+        gobl::validate::validate_document(gobl::json::Value::from(&broken).as_object().unwrap());
     let found = faults
         .0
         .iter()

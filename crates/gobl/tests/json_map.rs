@@ -41,7 +41,7 @@ fn name(k: u16) -> String {
 fn apply(ours: &mut Map, theirs: &mut serde_json::Map<String, serde_json::Value>, op: &Op) {
     match op {
         Op::Insert(k, v) => {
-            let a = ours.insert(name(*k), Value::from(*v));
+            let a = ours.insert(name(*k).into(), Value::from(*v));
             let b = theirs.insert(name(*k), (*v).into());
             assert_eq!(a.map(|x| x.to_string()), b.map(|x| x.to_string()));
         }
@@ -60,7 +60,7 @@ fn apply(ours: &mut Map, theirs: &mut serde_json::Map<String, serde_json::Value>
             // the position must be valid for the map as it will be (IndexMap panics past it)
             let len = theirs.len() - usize::from(theirs.contains_key(&name(*k)));
             let at = i % (len + 1);
-            ours.shift_insert(at, name(*k), Value::from(*v));
+            ours.shift_insert(at, name(*k).into(), Value::from(*v));
             theirs.shift_insert(at, name(*k), (*v).into());
         }
         Op::RetainOdd => {
@@ -68,12 +68,15 @@ fn apply(ours: &mut Map, theirs: &mut serde_json::Map<String, serde_json::Value>
             theirs.retain(|_, v| v.as_i64().is_some_and(|n| n % 2 != 0));
         }
         Op::OrInsert(k, v) => {
-            let a = ours.entry(name(*k)).or_insert(Value::from(*v)).to_string();
+            let a = ours
+                .entry(name(*k).into())
+                .or_insert(Value::from(*v))
+                .to_string();
             let b = theirs.entry(name(*k)).or_insert((*v).into()).to_string();
             assert_eq!(a, b);
         }
         Op::EntryRemove(k) => {
-            if let gobl::json::Entry::Occupied(o) = ours.entry(name(*k)) {
+            if let gobl::json::Entry::Occupied(o) = ours.entry(name(*k).into()) {
                 o.remove();
             }
             if let serde_json::map::Entry::Occupied(o) = theirs.entry(name(*k)) {

@@ -50,9 +50,13 @@ impl Silo {
             ));
         }
         let envelope = self.build_gobl(ws, &data.to_string(), false).await?;
-        let invoice = envelope["doc"].as_object().cloned().unwrap_or_default();
+        let invoice = match gobl::json::Value::from(&envelope["doc"]) {
+            gobl::json::Value::Object(doc) => doc,
+            _ => gobl::json::Map::new(),
+        };
         let Some(options) = options else {
-            return Ok(Correction::Options(correct::options_schema(&invoice)));
+            let schema = correct::options_schema(&invoice).to_serde();
+            return Ok(Correction::Options(schema.unwrap_or_default()));
         };
         let mut opts: correct::CorrectionOptions = serde_json::from_value(options.clone())
             .map_err(|e| SiloError::invalid("options", e.to_string()))?;
@@ -66,7 +70,7 @@ impl Silo {
             field => SiloError::invalid(format!("options.{field}"), e.message),
         })?;
         let built = self
-            .build_gobl(ws, &serde_json::Value::Object(doc).to_string(), false)
+            .build_gobl(ws, &gobl::json::Value::Object(doc).to_string(), false)
             .await?;
         Ok(Correction::Envelope(built))
     }

@@ -3,7 +3,7 @@
 //! rules (`GOBL-CO-DIAN-BILL-INVOICE-…`) ask for what the DIAN needs of suppliers, customers
 //! and the preceding documents of notes.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::fault::Fault;
@@ -38,7 +38,9 @@ fn normalize_invoice(doc: &mut Doc) {
         if tax_country(p) != Some("CO") {
             continue;
         }
-        let ext = p.entry("ext").or_insert_with(|| Value::Object(Map::new()));
+        let ext = p
+            .entry("ext".into())
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Some(ext) = ext.as_object_mut()
             && !ext.contains_key(FISCAL_RESPONSIBILITY)
         {
@@ -51,12 +53,12 @@ fn normalize_invoice(doc: &mut Doc) {
 }
 
 /// The country of a party's tax id.
-fn tax_country(p: &Map<String, Value>) -> Option<&str> {
+fn tax_country(p: &Map) -> Option<&str> {
     p.get("tax_id")?.get("country")?.as_str()
 }
 
 /// The code of a party's tax id.
-fn tax_code(p: &Map<String, Value>) -> &str {
+fn tax_code(p: &Map) -> &str {
     p.get("tax_id")
         .and_then(|t| t.get("code"))
         .and_then(Value::as_str)

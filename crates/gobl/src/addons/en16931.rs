@@ -6,7 +6,7 @@
 //! in `en16931_org`. Codes derived from a key replace what was there, as in GOBL; the others
 //! keep a code already present.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::en16931_ext::{put_ext, set_ext};
 use crate::bill::val::{Obj, field, field_mut, get, get_mut, has};
@@ -203,7 +203,7 @@ fn document_type(doc: &mut Obj) {
         return;
     };
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Map::new()));
     if let Some(tax) = tax.as_object_mut() {
         set_ext(tax, "untdid-document-type", code);

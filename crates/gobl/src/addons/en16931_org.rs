@@ -3,7 +3,8 @@
 //! inboxes written `0088:1234567890123` are split into scheme and code (BT-34, BT-49), and a
 //! party with a Peppol inbox gets the matching Peppol participant endpoint.
 
-use serde_json::{Map, Value, json};
+use crate::json;
+use crate::json::{Map, Value};
 
 use super::en16931_ext::put_ext;
 use crate::bill::val::Obj;
@@ -45,7 +46,7 @@ fn walk(key: &str, value: &mut Value) {
     }
 }
 
-fn items(v: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+fn items(v: &mut Value) -> impl Iterator<Item = &mut Map> {
     v.as_array_mut()
         .into_iter()
         .flatten()
@@ -53,7 +54,7 @@ fn items(v: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
 }
 
 /// The scheme from the key, else from the type.
-fn identity(id: &mut Map<String, Value>) {
+fn identity(id: &mut Map) {
     let of = |field: &str, table: &[(&str, &'static str)]| {
         let value = id.get(field).and_then(Value::as_str)?;
         table.iter().find(|(k, _)| *k == value).map(|(_, s)| *s)
@@ -64,7 +65,7 @@ fn identity(id: &mut Map<String, Value>) {
 }
 
 /// `0088:1234` → scheme `0088`, code `1234`.
-fn inbox(inbox: &mut Map<String, Value>) {
+fn inbox(inbox: &mut Map) {
     let Some(code) = inbox.get("code").and_then(Value::as_str) else {
         return;
     };
@@ -77,7 +78,7 @@ fn inbox(inbox: &mut Map<String, Value>) {
 }
 
 /// A party's first complete Peppol inbox as a Peppol endpoint, unless it has one already.
-fn endpoint(party: &mut Map<String, Value>) {
+fn endpoint(party: &mut Map) {
     let has_peppol = |e: &Value| {
         e.get("uri")
             .and_then(Value::as_str)
@@ -115,7 +116,7 @@ fn endpoint(party: &mut Map<String, Value>) {
         return;
     };
     if let Some(list) = party
-        .entry("endpoints")
+        .entry("endpoints".into())
         .or_insert_with(|| json!([]))
         .as_array_mut()
     {

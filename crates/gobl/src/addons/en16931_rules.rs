@@ -5,7 +5,7 @@
 
 use std::fmt::Display;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::bill::val::{field, get};
 use crate::fault::{Fault, Path};
@@ -16,7 +16,7 @@ const VAT_CATEGORIES: &[&str] = &["S", "Z", "E", "AE", "K", "G", "O", "L", "M", 
 const EXEMPT: &[&str] = &["E", "AE", "K", "G", "O"];
 
 /// The faults of an invoice under the add-on.
-pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
+pub(super) fn validate_invoice(doc: &Map, faults: &mut Vec<Fault>) {
     // Paths are written out only for a fault: every line's combos are checked.
     let mut fault = |path: &dyn Display, n: &str, message: &str| {
         faults.push(Fault::at(
@@ -152,7 +152,7 @@ fn has_reason(item: &Value, member: &str) -> bool {
 }
 
 /// A standard invoice with an amount to pay.
-fn is_due_standard(doc: &Map<String, Value>) -> bool {
+fn is_due_standard(doc: &Map) -> bool {
     let standard = doc
         .get("type")
         .and_then(Value::as_str)
@@ -171,7 +171,7 @@ fn is_due_standard(doc: &Map<String, Value>) -> bool {
 }
 
 /// Each exempt category in the totals has a VATEX code or a tax note of that category.
-fn exemptions_explained(doc: &Map<String, Value>) -> bool {
+fn exemptions_explained(doc: &Map) -> bool {
     let noted: Vec<&str> = doc
         .get("tax")
         .map(|t| list_of(t, "notes"))
@@ -203,7 +203,7 @@ fn ext<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-fn list<'a>(doc: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+fn list<'a>(doc: &'a Map, key: &str) -> &'a [Value] {
     get(doc, key)
         .and_then(Value::as_array)
         .map(Vec::as_slice)

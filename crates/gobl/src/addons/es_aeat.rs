@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::bill::val::{Obj, get, get_mut, string};
 use crate::fault::Fault;
@@ -37,7 +37,7 @@ pub(crate) fn set_one_of(o: &mut Obj, key: &str, codes: &[&str]) {
 /// The invoice's `tax` object, created when absent.
 pub(crate) fn tax_mut(doc: &mut Obj) -> &mut Obj {
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Obj::new()));
     if !tax.is_object() {
         *tax = Value::Object(Obj::new());

@@ -3,7 +3,7 @@
 //! writers of `ext` maps and tax combos. TicketBAI and FacturaE use it; Verifactu and SII
 //! may too.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::bill::val::{Obj, field, get, get_mut, string};
 
@@ -166,14 +166,10 @@ mod tests {
     #[test]
     fn euro_or_a_rate_to_euros_converts() {
         let doc = |v: Value| v.as_object().unwrap().clone();
-        assert!(converts_to_eur(&doc(
-            serde_json::json!({"currency": "EUR"})
-        )));
-        let usd = serde_json::json!({"currency": "USD",
+        assert!(converts_to_eur(&doc(crate::json!({"currency": "EUR"}))));
+        let usd = crate::json!({"currency": "USD",
             "exchange_rates": [{"from": "USD", "to": "EUR", "amount": "0.9"}]});
         assert!(converts_to_eur(&doc(usd)));
-        assert!(!converts_to_eur(&doc(
-            serde_json::json!({"currency": "USD"})
-        )));
+        assert!(!converts_to_eur(&doc(crate::json!({"currency": "USD"}))));
     }
 }

@@ -2,7 +2,7 @@
 //! type and invoice class, and the correction definition are data; its code checks what a
 //! FacturaE document needs (`es-facturae-*` rules).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::es_common::{converts_to_eur, ext, is_correction, list};
 use crate::addons::{AddonDef, ExtDef};

@@ -4,7 +4,7 @@
 //! the correction and third-party extensions of the invoice, the identity type of a foreign
 //! customer, and the rules (`es-sii-bill-invoice-NN`, `es-sii-tax-combo-NN`) of the AEAT.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::addons::es_aeat::{self as es, Rules};
 use crate::addons::{AddonDef, ExtDef};

@@ -3,7 +3,7 @@
 //! items, the region from the supplier's address, the simplified flag from the tag and the
 //! customer's identity type, and checks what a TicketBAI document needs (`es-tbai-*` rules).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::es_common::{
     TaxCodeKind, combos, converts_to_eur, delete_ext, each_combo_mut, ext, in_eu, is_correction,
@@ -208,7 +208,7 @@ fn has_tag(doc: &Doc, tag: &str) -> bool {
 /// The invoice's `tax` object, created when absent.
 fn tax_mut(doc: &mut Doc) -> &mut Obj {
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Obj::new()));
     if !tax.is_object() {
         *tax = Value::Object(Obj::new());
@@ -369,7 +369,7 @@ fn combo_rules(doc: &Doc, faults: &mut Vec<Fault>) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
 

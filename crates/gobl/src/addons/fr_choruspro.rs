@@ -2,7 +2,7 @@
 //! (`A1`, a supplier's invoice, unless given), every party its scheme (SIRET, EU or non-EU
 //! company), line quantities keep at most four decimals, and the rules below.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::addons::eu_members::is_eu;
 use crate::addons::{AddonDef, ExtDef};
@@ -42,11 +42,11 @@ const PARTIES: &[&str] = &[
 
 fn normalize(doc: &mut Doc) {
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Map::new()));
     if let Some(tax) = tax.as_object_mut() {
         let ext = tax
-            .entry("ext")
+            .entry("ext".into())
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(ext) = ext.as_object_mut()
             && !ext.contains_key(FRAMEWORK)

@@ -3,7 +3,7 @@
 //! from the GOBL add-on definition, with the add-on's normalisation and rules (rule ids
 //! `GOBL-IT-TICKET-<object>-<nn>`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::bill::val::Obj;
@@ -86,7 +86,7 @@ fn normalize(doc: &mut Doc) {
 
 fn normalize_tax(doc: &mut Doc) {
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Obj::new()));
     let Some(tax) = tax.as_object_mut() else {
         return;

@@ -6,7 +6,8 @@
 //! `tools/gen_defs.py addon <key>`, then owned by hand), with any larger code in sibling
 //! modules; [`ALL`] lists them. A new add-on is one new file and one line in [`ALL`].
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::json::Value;
 
 use crate::bill::val::Obj;
 use crate::fault::Fault;

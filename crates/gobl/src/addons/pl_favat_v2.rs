@@ -6,7 +6,7 @@
 //! means codes from the exact means key, and FA(2)'s rules. The reference's v2 rules predate
 //! rule ids, so the fault codes are folio's own (`pl-favat-v2-…`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::pl_favat::doc::{array, array_mut, ext_of, has_tag, obj_at, set_ext, str_at};
 use crate::addons::{AddonDef, ExtDef};
@@ -168,7 +168,7 @@ fn payment(doc: &Obj, fault: &mut impl FnMut(&str, &str, &str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn codes(doc: Value) -> Vec<String> {
         let mut faults = vec![];

@@ -2,7 +2,7 @@
 //! electronic addresses of both parties, complete addresses, the buyer reference, and payment
 //! instructions detailed for their means. The add-on has no normalisation of its own.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::fault::Fault;
 
@@ -10,7 +10,7 @@ use crate::fault::Fault;
 const DOCUMENT_TYPES: &[&str] = &["326", "380", "384", "389", "381", "875", "876", "877"];
 
 /// The faults of an invoice under the add-on.
-pub(super) fn validate_invoice(doc: &Map<String, Value>, faults: &mut Vec<Fault>) {
+pub(super) fn validate_invoice(doc: &Map, faults: &mut Vec<Fault>) {
     let mut fault = |path: &str, n: &str, message: &str| {
         faults.push(Fault::at(path, &format!("xrechnung-{n}"), message));
     };

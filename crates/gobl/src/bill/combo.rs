@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt::Display;
 use std::rc::Rc;
 
-use serde_json::Value;
+use crate::json::{self, Value};
 
 use super::CalcError;
 use super::val::{Obj, get, has, percent, set_percent, string};
@@ -37,7 +37,7 @@ pub(crate) fn normalize(o: &mut Obj) {
             .and_then(Value::as_str)
     {
         let t = t.to_string();
-        o.insert("rate".into(), Value::String(t));
+        o.insert("rate".into(), Value::String(t.into()));
     }
     if has(o, "tags") {
         o.remove("tags");
@@ -80,7 +80,7 @@ pub(crate) fn normalize(o: &mut Obj) {
         }
         Some(Alias::General(r)) => {
             let r = r.unwrap_or_else(|| "general".into());
-            o.insert("rate".into(), Value::String(r));
+            o.insert("rate".into(), Value::String(r.into()));
         }
         None => {}
     }
@@ -150,9 +150,9 @@ impl Combo {
         // would hash and allocate every key again. The list is edited as the map would be
         // (a removal moves the last member into the gap, as `Map::remove` does), so the
         // other members keep the order they always had.
-        let mut members: Vec<(String, Value)> = std::mem::take(o).into_iter().collect();
-        let text = |v: Option<&str>| v.map(|t| Value::String(t.to_string()));
-        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text()));
+        let mut members: Vec<(json::Text, Value)> = std::mem::take(o).into_iter().collect();
+        let text = |v: Option<&str>| v.map(|t| Value::String(t.to_string().into()));
+        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text().into()));
         set_member(&mut members, "country", text(self.country.as_deref()));
         set_member(&mut members, "key", text(self.key.as_deref()));
         set_member(&mut members, "rate", text(self.rate.as_deref()));
@@ -193,7 +193,7 @@ impl Combo {
                     continue;
                 }
                 (None, t) => {
-                    o.shift_insert(at, k.to_string(), Value::String(t.to_text()));
+                    o.shift_insert(at, k.to_string().into(), Value::String(t.to_text().into()));
                     shift_places(&mut places, at.., |p| p + 1);
                     places[m] = Some(at);
                 }
@@ -205,7 +205,7 @@ impl Combo {
                         && let Some(v) = o.values_mut().nth(i).map(std::mem::take)
                     {
                         // `shift_insert` of a present key moves it there.
-                        o.shift_insert(at, k.to_string(), v);
+                        o.shift_insert(at, k.to_string().into(), v);
                         shift_places(&mut places, at..i, |p| p + 1);
                         places[m] = Some(at);
                     }
@@ -317,11 +317,11 @@ fn known(text: &str, mut defined: impl Iterator<Item = &'static str>) -> Cow<'st
 
 /// Set (`Some`) or remove (`None`) member `k` of a map's members, as `Map::insert` and
 /// `Map::remove` would: a new member goes last, a removed one's place goes to the last.
-fn set_member(members: &mut Vec<(String, Value)>, k: &str, v: Option<Value>) {
+fn set_member(members: &mut Vec<(json::Text, Value)>, k: &str, v: Option<Value>) {
     let at = members.iter().position(|(x, _)| x == k);
     match (at, v) {
         (Some(i), Some(v)) => members[i].1 = v,
-        (None, Some(v)) => members.push((k.to_string(), v)),
+        (None, Some(v)) => members.push((k.into(), v)),
         (Some(i), None) => {
             members.swap_remove(i);
         }
@@ -347,7 +347,7 @@ impl Text<'_> {
             _ => false,
         };
         if !same {
-            *v = Value::String(self.to_text());
+            *v = Value::String(self.to_text().into());
         }
     }
 
@@ -420,30 +420,36 @@ fn fmt_date(d: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     /// `write` as first written, on the map itself: the order `write` must keep.
     fn write_on_map(c: &Combo, o: &mut Obj) {
         let mut put = |k: &str, v: Option<Value>| match v {
             Some(v) => {
-                o.insert(k.to_string(), v);
+                o.insert(k.to_string().into(), v);
             }
             None => {
                 o.remove(k);
             }
         };
-        put("country", c.country.clone().map(Value::String));
+        put(
+            "country",
+            c.country.clone().map(|s| Value::String(s.into())),
+        );
         put("key", c.key.as_deref().map(Value::from));
         put("rate", c.rate.as_deref().map(Value::from));
-        put("percent", c.percent.map(|p| Value::String(p.to_string())));
+        put(
+            "percent",
+            c.percent.map(|p| Value::String(p.to_string().into())),
+        );
         put(
             "surcharge",
-            c.surcharge.map(|p| Value::String(p.to_string())),
+            c.surcharge.map(|p| Value::String(p.to_string().into())),
         );
         let mut sorted = Obj::new();
         for k in MEMBER_ORDER {
             if let Some(v) = o.remove(k) {
-                sorted.insert(k.to_string(), v);
+                sorted.insert(k.to_string().into(), v);
             }
         }
         sorted.append(o);

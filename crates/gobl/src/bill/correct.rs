@@ -2,8 +2,9 @@
 //! of a new credit note, corrective invoice or debit note, of a type its regime allows. The
 //! result is a document to build (calculate, validate, envelope) like any other.
 
+use crate::json;
+use crate::json::{Map, Value};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
 
 use super::val::{Obj, string};
 use crate::tax::defs::CorrectionDef;
@@ -26,13 +27,13 @@ pub struct CorrectionOptions {
     pub series: Option<String>,
     /// Stamps of the invoice to keep in the preceding reference.
     #[serde(default)]
-    pub stamps: Vec<Value>,
+    pub stamps: Vec<serde_json::Value>,
     /// Why the invoice is corrected.
     #[serde(default)]
     pub reason: Option<String>,
     /// Extensions for the preceding reference.
     #[serde(default)]
-    pub ext: Option<Map<String, Value>>,
+    pub ext: Option<serde_json::Map<String, serde_json::Value>>,
     /// Copy the invoice's tax totals into the preceding reference.
     #[serde(default)]
     pub copy_tax: bool,
@@ -244,7 +245,7 @@ pub fn correct(
         "preceding".into(),
         json!([preceding(invoice, code, opts, stamps)]),
     );
-    let ext = opts.ext.clone().unwrap_or_default();
+    let ext = opts.ext.as_ref().map(ext_map).unwrap_or_default();
     for normalize in &def.normalizers {
         normalize(&mut doc, &ext);
     }
@@ -262,10 +263,17 @@ fn required_stamps(
         .map(|prv| {
             opts.stamps
                 .iter()
-                .find(|s| s.get("prv").and_then(Value::as_str) == Some(prv))
-                .cloned()
+                .find(|s| s.get("prv").and_then(serde_json::Value::as_str) == Some(prv))
+                .map(Value::from)
                 .ok_or_else(|| error("stamps", format!("missing stamp: {prv}")))
         })
+        .collect()
+}
+
+/// The options' extensions as the document holds them.
+fn ext_map(ext: &serde_json::Map<String, serde_json::Value>) -> Map {
+    ext.iter()
+        .map(|(k, v)| (k.as_str(), Value::from(v)))
         .collect()
 }
 
@@ -285,7 +293,7 @@ fn preceding(invoice: &Obj, code: &str, opts: &CorrectionOptions, stamps: Vec<Va
         pre.insert("stamps".into(), Value::Array(stamps));
     }
     if let Some(ext) = opts.ext.as_ref().filter(|e| !e.is_empty()) {
-        pre.insert("ext".into(), Value::Object(ext.clone()));
+        pre.insert("ext".into(), Value::Object(ext_map(ext)));
     }
     if opts.copy_tax
         && let Some(taxes) = invoice.get("totals").and_then(|t| t.get("taxes"))
@@ -424,7 +432,7 @@ mod tests {
 
         let mut o = opts("credit-note");
         o.reason = None;
-        o.stamps = vec![json!({"prv": "dian-cude", "val": "abc"})];
+        o.stamps = vec![serde_json::json!({"prv": "dian-cude", "val": "abc"})];
         assert_eq!(correct(&inv, &o, "2026-02-01").unwrap_err().field, "reason");
         o.reason = Some("wrong price".into());
         o.stamps.clear();
@@ -434,8 +442,8 @@ mod tests {
             ("stamps", "missing stamp: dian-cude")
         );
         o.stamps = vec![
-            json!({"prv": "other", "val": "x"}),
-            json!({"prv": "dian-cude", "val": "abc"}),
+            serde_json::json!({"prv": "other", "val": "x"}),
+            serde_json::json!({"prv": "dian-cude", "val": "abc"}),
         ];
         let doc = correct(&inv, &o, "2026-02-01").unwrap();
         assert_eq!(

@@ -4,7 +4,7 @@
 //! steps in order; the steps live in `invoice_lines` (lines, document discounts and
 //! charges), `invoice_taxes` (combos and tax sums) and `invoice_totals` (totals, payment).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::invoice_ctx::{Ctx, Rounding};
@@ -154,7 +154,7 @@ fn apply_customer_rates(doc: &mut Obj) {
             if let Some(taxes) = l.get_mut("taxes").and_then(Value::as_array_mut) {
                 for t in taxes {
                     if let Some(o) = t.as_object_mut() {
-                        o.insert("country".into(), Value::String(country.clone()));
+                        o.insert("country".into(), Value::String(country.clone().into()));
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! (`invoice_lines`, `invoice_taxes`, `invoice_totals`) and shared by all of them, with how
 //! they round.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::val::{Obj, amount, string};
@@ -107,7 +107,7 @@ fn tax_date(doc: &mut Obj) -> Result<u32, CalcError> {
             .date_naive()
             .format("%Y-%m-%d")
             .to_string();
-        doc.insert("issue_date".into(), Value::String(today));
+        doc.insert("issue_date".into(), Value::String(today.into()));
     }
     let date_s = string(doc, "value_date")
         .or_else(|| string(doc, "issue_date"))

@@ -1,7 +1,7 @@
 //! Invoice lines and document-level discounts and charges: their amounts, computed at full
 //! precision, then written back after the final rounding.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::invoice_ctx::{Ctx, Rounding};
@@ -208,7 +208,7 @@ fn set_adjustment_amount(o: &mut Obj, a: Amount) {
         } else {
             "reason"
         };
-        insert_after(o, after, "amount", Value::String(a.to_text()));
+        insert_after(o, after, "amount", Value::String(a.to_text().into()));
     }
 }
 
@@ -245,8 +245,8 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
             }
         }
         let after = if has(lo, "item") { "item" } else { "quantity" };
-        insert_after(lo, after, "sum", Value::String(sum.to_text()));
-        lo.insert("total".into(), Value::String(total.to_text()));
+        insert_after(lo, after, "sum", Value::String(sum.to_text().into()));
+        lo.insert("total".into(), Value::String(total.to_text().into()));
     }
     Ok(())
 }

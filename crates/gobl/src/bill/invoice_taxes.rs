@@ -5,7 +5,7 @@ use std::fmt;
 use std::ops::Range;
 use std::rc::Rc;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::combo::Combo;

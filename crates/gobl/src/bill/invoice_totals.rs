@@ -1,7 +1,8 @@
 //! Invoice totals: the sums before and after taxes, their rounded JSON form, and the payment
 //! amounts (advances, due, due dates) that follow from the payable total.
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::json::Value;
 
 use super::CalcError;
 use super::invoice_ctx::{Ctx, path_idx};
@@ -171,7 +172,7 @@ impl Totals {
 /// One category of `totals.taxes`, rounded.
 fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     let mut co = Obj::with_capacity(6);
-    co.insert("code".into(), Value::String(ct.code.clone()));
+    co.insert("code".into(), Value::String(ct.code.clone().into()));
     if ct.retained {
         co.insert("retained".into(), Value::Bool(true));
     }
@@ -194,17 +195,17 @@ fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
 fn rate_json(rt: &RateTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     let mut ro = Obj::with_capacity(7);
     if let Some(c) = &rt.country {
-        ro.insert("country".into(), Value::String(c.clone()));
+        ro.insert("country".into(), Value::String(c.clone().into()));
     }
     if let Some(k) = &rt.key {
-        ro.insert("key".into(), Value::String(k.clone()));
+        ro.insert("key".into(), Value::String(k.clone().into()));
     }
     if let Some(x) = &rt.ext {
         ro.insert("ext".into(), Value::clone(x));
     }
     set_amount(&mut ro, "base", round(rt.base, ctx)?);
     if let Some(p) = rt.percent {
-        ro.insert("percent".into(), Value::String(p.to_text()));
+        ro.insert("percent".into(), Value::String(p.to_text().into()));
     }
     if let Some((sp, sa)) = rt.surcharge {
         ro.insert(
@@ -291,7 +292,7 @@ fn calculate_due_dates(pay: &mut Obj, payable: Amount, ctx: &Ctx) -> Result<(), 
             amt = pc.of(payable).map_err(num_err(&p))?;
         }
         let amt = amt.rescale(ctx.sub).map_err(num_err(&p))?;
-        insert_after(dobj, "date", "amount", Value::String(amt.to_text()));
+        insert_after(dobj, "date", "amount", Value::String(amt.to_text().into()));
     }
     Ok(())
 }

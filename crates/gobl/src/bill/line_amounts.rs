@@ -1,7 +1,8 @@
 //! What a line and its sublines (`breakdown`, `substituted`) both compute: an item's price in
 //! the document currency, and a discount's or charge's amount.
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::json::Value;
 
 use super::CalcError;
 use super::invoice_ctx::Ctx;
@@ -41,7 +42,7 @@ pub(super) fn calculate_item_price(
                 let ap_path = alt_prices.item(i);
                 let v = amount(apo, "value", ap_path)?.unwrap_or(Amount::ZERO);
                 let v = v.rescale_up(ctx.sub).map_err(num_err(ap_path))?;
-                item.insert("currency".into(), Value::String(ctx.cur.clone()));
+                item.insert("currency".into(), Value::String(ctx.cur.clone().into()));
                 set_amount(item, "price", v);
                 item.insert("alt_prices".into(), Value::Array(vec![original]));
                 return Ok(v);
@@ -57,7 +58,7 @@ pub(super) fn calculate_item_price(
             ));
         }
     };
-    item.insert("currency".into(), Value::String(ctx.cur.clone()));
+    item.insert("currency".into(), Value::String(ctx.cur.clone().into()));
     set_amount(item, "price", np);
     item.insert("alt_prices".into(), Value::Array(vec![original]));
     Ok(np)

@@ -1,6 +1,6 @@
 //! Normalisation of GOBL documents before calculation.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::combo;
@@ -68,7 +68,7 @@ fn normalize_identity(t: &mut Obj) {
         if let Some(f) = crate::regimes::get(&country).and_then(|r| r.hooks.normalize_tax_id) {
             n = f(n);
         }
-        t.insert("code".into(), Value::String(n));
+        t.insert("code".into(), Value::String(n.into()));
     }
     if country == "GR" {
         // Greece's tax country is EL, whichever code the identity was given with.
@@ -97,7 +97,7 @@ fn set_regime_from_supplier(doc: &mut Obj) {
 fn stringify_amount(o: &mut Obj, k: &str) {
     if let Some(v @ Value::Number(_)) = get_mut(o, k) {
         let t = num_text(v).unwrap_or_default().into_owned();
-        *v = Value::String(t);
+        *v = Value::String(t.into());
     }
 }
 
@@ -197,7 +197,7 @@ fn legacy_tax(doc: &mut Obj) {
         }
         if let Some(Value::Array(tags)) = tags {
             let list = doc
-                .entry("$tags")
+                .entry(("$tags").into())
                 .or_insert_with(|| Value::Array(Vec::new()));
             if let Some(list) = list.as_array_mut() {
                 for t in tags {
@@ -681,7 +681,7 @@ fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), Calc
                     .map_err(num_err(&dp))?,
                 None => pa,
             };
-            insert_after(o, "document", "payable", Value::String(pa.to_text()));
+            insert_after(o, "document", "payable", Value::String(pa.to_text().into()));
         }
     }
     for k in ["payable", "advances"] {
@@ -707,7 +707,7 @@ fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), Calc
         }
         let a = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
         due = due.sub(a).map_err(&e)?;
-        insert_after(o, "amount", "due", Value::String(due.to_text()));
+        insert_after(o, "amount", "due", Value::String(due.to_text().into()));
     } else if let Some(t) = o.get_mut("tax").and_then(Value::as_object_mut) {
         total::calculate(t, ctx.sub, ctx.precise, &format!("{p}.tax"))?;
     }

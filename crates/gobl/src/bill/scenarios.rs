@@ -1,7 +1,7 @@
 //! Scenarios: the notes and extensions an invoice gains from its type, tags, tax categories
 //! and extensions — the regime's scenarios first, then each add-on's in `$addons` order.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::val::{Obj, field, get};
 use crate::tax::RegimeDef;
@@ -92,7 +92,7 @@ pub(super) fn apply(doc: &mut Obj, regime: Option<&'static RegimeDef>, tags: &[S
         return;
     }
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Obj::new()));
     let Some(tax) = tax.as_object_mut() else {
         return;
@@ -107,7 +107,7 @@ pub(super) fn apply(doc: &mut Obj, regime: Option<&'static RegimeDef>, tags: &[S
 
 fn set_ext(tax: &mut Obj, ext: &[(&str, &str)]) {
     let map = tax
-        .entry("ext")
+        .entry("ext".into())
         .or_insert_with(|| Value::Object(Obj::new()));
     if let Some(map) = map.as_object_mut() {
         for (k, v) in ext {
@@ -119,7 +119,7 @@ fn set_ext(tax: &mut Obj, ext: &[(&str, &str)]) {
 
 fn add_notes(tax: &mut Obj, notes: &[&ScenarioNote]) {
     let list = tax
-        .entry("notes")
+        .entry("notes".into())
         .or_insert_with(|| Value::Array(Vec::new()));
     let Some(list) = list.as_array_mut() else {
         return;

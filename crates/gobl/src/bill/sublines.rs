@@ -2,7 +2,7 @@
 //! the items it `substituted`, calculated for reference only. Sub-lines are calculated at
 //! full precision and rounded with their line, to its item price's decimals.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::invoice_ctx::{Ctx, Rounding};
@@ -49,7 +49,7 @@ pub(super) fn calculate(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<(), CalcEr
 
 fn set_breakdown_price(l: &mut Obj, ctx: &Ctx, price: Amount) {
     if let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) {
-        item.insert("currency".into(), Value::String(ctx.cur.clone()));
+        item.insert("currency".into(), Value::String(ctx.cur.clone().into()));
         set_amount(item, "price", price);
         item.remove("alt_prices");
     }
@@ -106,8 +106,8 @@ fn calculate_one(s: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<(Amount, u
     } else {
         "quantity"
     };
-    insert_after(s, after, "sum", Value::String(sum.to_text()));
-    s.insert("total".into(), Value::String(total.to_text()));
+    insert_after(s, after, "sum", Value::String(sum.to_text().into()));
+    s.insert("total".into(), Value::String(total.to_text().into()));
     Ok(Some((total, price_exp)))
 }
 
@@ -140,7 +140,7 @@ pub(super) fn normalize(l: &mut Obj) {
             normalize_one(s);
         }
         if subs.is_empty() {
-            l.remove(*key);
+            l.remove(key);
         }
     }
 }
@@ -181,6 +181,6 @@ fn normalize_one(s: &mut Obj) {
 /// A numeric amount as its string form (`20` → `"20"`).
 fn stringify(o: &mut Obj, k: &str) {
     if let Some(v @ Value::Number(_)) = get_mut(o, k) {
-        *v = Value::String(v.to_string());
+        *v = Value::String(v.to_string().into());
     }
 }

@@ -1,7 +1,7 @@
 //! Recalculating a tax total given as JSON (`categories[].rates[]` with bases and percents),
 //! as embedded in payment lines and document references.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::CalcError;
 use super::val::{Obj, amount, num_err, percent, set_amount};

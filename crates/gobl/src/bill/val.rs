@@ -3,13 +3,13 @@
 use std::borrow::Cow;
 use std::fmt::Display;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::CalcError;
 use crate::num::{Amount, NumError, NumText, Percentage};
 
 /// A JSON object.
-pub(crate) type Obj = Map<String, Value>;
+pub(crate) type Obj = Map;
 
 /// Objects with at most this many members are searched by scanning (see [`get`]).
 const SCAN_MAX: usize = 16;
@@ -158,9 +158,9 @@ pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
 fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
     match get_mut(o, k) {
         Some(Value::String(s)) if text.is(s) => {}
-        Some(v) => *v = Value::String(text.to_text()),
+        Some(v) => *v = Value::String(text.to_text().into()),
         None => {
-            o.insert(k.to_string(), Value::String(text.to_text()));
+            o.insert(k.to_string().into(), Value::String(text.to_text().into()));
         }
     }
 }
@@ -168,9 +168,9 @@ fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
 /// Set `o[k]` to a string, in place when the member exists (no new key to allocate).
 fn set_text(o: &mut Obj, k: &str, text: String) {
     match get_mut(o, k) {
-        Some(v) => *v = Value::String(text),
+        Some(v) => *v = Value::String(text.into()),
         None => {
-            o.insert(k.to_string(), Value::String(text));
+            o.insert(k.to_string().into(), Value::String(text.into()));
         }
     }
 }
@@ -188,10 +188,10 @@ pub(crate) fn insert_after(o: &mut Obj, after: &str, k: &str, v: Value) {
     }
     match o.keys().position(|x| x == after) {
         Some(i) => {
-            o.shift_insert(i + 1, k.to_string(), v);
+            o.shift_insert(i + 1, k.to_string().into(), v);
         }
         None => {
-            o.insert(k.to_string(), v);
+            o.insert(k.to_string().into(), v);
         }
     }
 }

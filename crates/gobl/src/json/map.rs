@@ -19,7 +19,9 @@ const INDEXED_FROM: usize = 32;
 #[derive(Debug, Clone, Default)]
 pub struct Map {
     members: Vec<(Text, Value)>,
-    /// Position of each key, kept while the map has [`INDEXED_FROM`] members or more.
+    /// Position of each key, kept while the map has [`INDEXED_FROM`] members or more. Boxed
+    /// so that the many small maps without one stay one word larger than their list.
+    #[allow(clippy::box_collection)]
     index: Option<Box<HashMap<Text, usize>>>,
 }
 
@@ -101,8 +103,7 @@ impl Map {
 
     /// Sets `key` to `value`: a member already there keeps its place and its old value is
     /// returned; a new one is appended.
-    pub fn insert(&mut self, key: impl Into<Text>, value: Value) -> Option<Value> {
-        let key = key.into();
+    pub fn insert(&mut self, key: Text, value: Value) -> Option<Value> {
         match self.position(&key) {
             Some(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
             None => {
@@ -161,8 +162,7 @@ impl Map {
 
     /// Sets `key` to `value` at position `at` (at most the length): a member already there
     /// moves to `at` and its old value is returned (`IndexMap::shift_insert`).
-    pub fn shift_insert(&mut self, at: usize, key: impl Into<Text>, value: Value) -> Option<Value> {
-        let key = key.into();
+    pub fn shift_insert(&mut self, at: usize, key: Text, value: Value) -> Option<Value> {
         let old = match self.position(&key) {
             Some(i) => {
                 let (k, old) = self.members.remove(i);
@@ -202,8 +202,7 @@ impl Map {
     }
 
     /// The entry of `key`, to read or fill in place.
-    pub fn entry(&mut self, key: impl Into<Text>) -> Entry<'_> {
-        let key = key.into();
+    pub fn entry(&mut self, key: Text) -> Entry<'_> {
         match self.position(&key) {
             Some(at) => Entry::Occupied(OccupiedEntry { map: self, at }),
             None => Entry::Vacant(VacantEntry { map: self, key }),
@@ -211,19 +210,17 @@ impl Map {
     }
 
     /// The keys in order.
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Text> + ExactSizeIterator {
+    pub fn keys(&self) -> Keys<'_> {
         self.members.iter().map(|(k, _)| k)
     }
 
     /// The values in order.
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+    pub fn values(&self) -> Values<'_> {
         self.members.iter().map(|(_, v)| v)
     }
 
     /// The values in order, mutable.
-    pub fn values_mut(
-        &mut self,
-    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+    pub fn values_mut(&mut self) -> ValuesMut<'_> {
         self.members.iter_mut().map(|(_, v)| v)
     }
 
@@ -257,6 +254,20 @@ impl Map {
 pub type Iter<'a> = std::iter::Map<
     std::slice::Iter<'a, (Text, Value)>,
     fn(&'a (Text, Value)) -> (&'a Text, &'a Value),
+>;
+
+/// The keys of a [`Map`], in order.
+pub type Keys<'a> =
+    std::iter::Map<std::slice::Iter<'a, (Text, Value)>, fn(&'a (Text, Value)) -> &'a Text>;
+
+/// The values of a [`Map`], in order.
+pub type Values<'a> =
+    std::iter::Map<std::slice::Iter<'a, (Text, Value)>, fn(&'a (Text, Value)) -> &'a Value>;
+
+/// The values of a [`Map`], in order, mutable.
+pub type ValuesMut<'a> = std::iter::Map<
+    std::slice::IterMut<'a, (Text, Value)>,
+    fn(&'a mut (Text, Value)) -> &'a mut Value,
 >;
 
 /// The members of a [`Map`], in order, values mutable.
@@ -306,7 +317,7 @@ impl IntoIterator for Map {
 impl<K: Into<Text>> Extend<(K, Value)> for Map {
     fn extend<I: IntoIterator<Item = (K, Value)>>(&mut self, items: I) {
         for (k, v) in items {
-            self.insert(k, v);
+            self.insert(k.into(), v);
         }
     }
 }
@@ -414,5 +425,32 @@ impl<'a> VacantEntry<'a> {
 impl From<Vec<(Text, Value)>> for Map {
     fn from(members: Vec<(Text, Value)>) -> Map {
         members.into_iter().collect()
+    }
+}
+
+impl serde::Serialize for Map {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter().map(|(k, v)| (k.as_str(), v)))
+    }
+}
+
+/// Read as a [`Value`] (number literals kept), which must be an object.
+impl<'de> serde::Deserialize<'de> for Map {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
+        match <Value as serde::Deserialize>::deserialize(deserializer)? {
+            Value::Object(m) => Ok(m),
+            other => Err(serde::de::Error::custom(format!(
+                "expected an object, found {}",
+                other.type_name()
+            ))),
+        }
+    }
+}
+
+impl std::ops::IndexMut<&str> for Map {
+    /// The value of `key`, mutable; panics when there is none (as `serde_json::Map`'s does).
+    fn index_mut(&mut self, key: &str) -> &mut Value {
+        self.get_mut(key)
+            .expect("no member of that name in the map")
     }
 }

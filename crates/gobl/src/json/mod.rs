@@ -16,6 +16,8 @@
 use std::collections::HashSet;
 use std::fmt;
 
+pub mod access;
+mod de;
 mod map;
 
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
@@ -29,9 +31,10 @@ pub const DEFAULT_MAX_DEPTH: usize = 64;
 pub type Text = compact_str::CompactString;
 
 /// A JSON value with number literals kept verbatim and object member order preserved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Value {
     /// `null`.
+    #[default]
     Null,
     /// `true` or `false`.
     Bool(bool),
@@ -436,17 +439,15 @@ fn is_duplicate(members: &[(Text, Value)], key: &str, seen: &mut Option<HashSet<
 }
 
 impl Value {
-    /// The member `key` of an object, if this is an object that has it.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_object()?.get(key)
+    /// The member `key` of an object, or the item at a position of an array (as
+    /// `serde_json::Value::get`).
+    pub fn get(&self, at: impl access::At) -> Option<&Value> {
+        at.at(self)
     }
 
-    /// Mutable access to the member `key` of an object.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        match self {
-            Value::Object(members) => members.get_mut(key),
-            _ => None,
-        }
+    /// [`Value::get`], mutable.
+    pub fn get_mut(&mut self, at: impl access::At) -> Option<&mut Value> {
+        at.at_mut(self)
     }
 
     /// Sets member `key` of an object (replacing it in place, or appending it).
@@ -455,7 +456,7 @@ impl Value {
         let Value::Object(members) = self else {
             return false;
         };
-        members.insert(key, value);
+        members.insert(key.into(), value);
         true
     }
 

@@ -4,10 +4,9 @@
 //! calculated again, and any difference from the original total with tax kept as
 //! `totals.rounding`, as the reference does.
 
-use serde_json::Value;
-
 use crate::bill::val::{Obj, amount, set_amount, string};
 use crate::bill::{CalcError, normalize_document};
+use crate::json::Value;
 use crate::num::{Amount, Percentage};
 
 /// Decimals added to an amount before the included tax is taken out.
@@ -15,14 +14,24 @@ const EXTRA_DECIMALS: u32 = 2;
 
 /// The document (bare, or an envelope's `doc`) with its included tax taken out of the
 /// prices and recalculated; a copy of it when no tax is included.
-pub fn without_included_taxes(v: &Value) -> Result<Value, CalcError> {
-    let mut out = v.clone();
+pub fn without_included_taxes(v: &serde_json::Value) -> Result<serde_json::Value, CalcError> {
+    let doc = v.get("doc").unwrap_or(v);
+    if doc.pointer("/tax/prices_include").is_none() {
+        return Ok(v.clone());
+    }
+    let mut out = Value::from(v);
+    restated(&mut out)?;
+    out.to_serde().map_err(|e| err(e.to_string()))
+}
+
+/// [`without_included_taxes`] on the calculation's tree, in place.
+fn restated(out: &mut Value) -> Result<(), CalcError> {
     let doc = match out.get_mut("doc") {
         Some(d) => d,
-        None => &mut out,
+        None => out,
     };
     let Some(doc) = doc.as_object_mut() else {
-        return Ok(out);
+        return Ok(());
     };
     let Some(cat) = doc
         .get("tax")
@@ -30,7 +39,7 @@ pub fn without_included_taxes(v: &Value) -> Result<Value, CalcError> {
         .and_then(|t| string(t, "prices_include"))
         .map(str::to_string)
     else {
-        return Ok(out);
+        return Ok(());
     };
     let before = total_with_tax(doc)?;
     restate(doc, &cat)?;
@@ -45,7 +54,7 @@ pub fn without_included_taxes(v: &Value) -> Result<Value, CalcError> {
             normalize_document(doc)?;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn err(message: impl Into<String>) -> CalcError {
@@ -129,7 +138,7 @@ fn take_out(o: &mut Obj, key: &str, p: Percentage) -> Result<(), CalcError> {
 mod tests {
     use super::*;
     use crate::model::Invoice;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn built(doc: Value) -> Value {
         crate::builder::build(doc).expect("builds")

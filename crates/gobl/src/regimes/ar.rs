@@ -1,7 +1,7 @@
 //! Argentina: tax categories, keys and rates (facts from the GOBL regime definitions), the
 //! CUIT/CUIL check digit and the rule that an invoice's supplier has a tax id.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::fault::Fault;
 use crate::tax::defs::*;

@@ -97,8 +97,8 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::testutil::{check_codes, percent_on};
-    use serde_json::json;
 
     #[test]
     fn vat_numbers() {
@@ -126,7 +126,7 @@ mod tests {
         );
     }
 
-    fn faults(supplier: serde_json::Value) -> Vec<String> {
+    fn faults(supplier: crate::json::Value) -> Vec<String> {
         let doc = json!({ "supplier": supplier }).as_object().unwrap().clone();
         let mut f = Vec::new();
         validate(&doc, &mut f);

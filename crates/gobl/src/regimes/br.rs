@@ -2,7 +2,7 @@
 //! and CPF check digits, and Brazilian parties: addresses take the party's country, and their
 //! states, post codes and IBGE municipality codes must be valid.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::fault::Fault;
 use crate::tax::defs::*;
@@ -166,7 +166,7 @@ const PARTIES: &[&[&str]] = &[
 ];
 
 /// The invoice's parties with their paths (`supplier`, `lines[0].seller`, …).
-fn parties(doc: &Doc) -> Vec<(String, &Map<String, Value>)> {
+fn parties(doc: &Doc) -> Vec<(String, &Map)> {
     let mut out = Vec::new();
     for path in PARTIES {
         let mut v = doc.get(path[0]);
@@ -203,7 +203,7 @@ fn normalize_invoice(doc: &mut Doc) {
 }
 
 /// The party at a path given by [`parties`].
-fn party_mut<'a>(doc: &'a mut Doc, path: &str) -> Option<&'a mut Map<String, Value>> {
+fn party_mut<'a>(doc: &'a mut Doc, path: &str) -> Option<&'a mut Map> {
     let mut keys = path.split('.');
     let mut v = doc.get_mut(keys.next()?)?;
     for k in keys {
@@ -218,7 +218,7 @@ fn party_mut<'a>(doc: &'a mut Doc, path: &str) -> Option<&'a mut Map<String, Val
     v.as_object_mut()
 }
 
-fn address_countries(p: &mut Map<String, Value>) {
+fn address_countries(p: &mut Map) {
     let tax_country = p
         .get("tax_id")
         .and_then(|t| t.get("country"))
@@ -251,7 +251,7 @@ fn address_countries(p: &mut Map<String, Value>) {
                 .and_then(Value::as_str)
                 .is_none_or(str::is_empty)
         {
-            a.insert("country".into(), Value::String(country.clone()));
+            a.insert("country".into(), Value::String(country.clone().into()));
         }
     }
 }
@@ -284,7 +284,7 @@ fn post_code_valid(code: &str) -> bool {
 }
 
 /// A party is Brazilian by its tax id or any of its addresses.
-fn is_brazilian(p: &Map<String, Value>) -> bool {
+fn is_brazilian(p: &Map) -> bool {
     let tax = p
         .get("tax_id")
         .and_then(|t| t.get("country"))
@@ -293,7 +293,7 @@ fn is_brazilian(p: &Map<String, Value>) -> bool {
         || addresses(p).any(|a| a.get("country").and_then(Value::as_str) == Some("BR"))
 }
 
-fn addresses(p: &Map<String, Value>) -> impl Iterator<Item = &Value> {
+fn addresses(p: &Map) -> impl Iterator<Item = &Value> {
     p.get("addresses")
         .and_then(Value::as_array)
         .into_iter()
@@ -350,8 +350,8 @@ fn validate_invoice(doc: &Doc, faults: &mut Vec<Fault>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::taxid::check;
-    use serde_json::json;
 
     #[test]
     fn cnpj_and_cpf_check_digits() {

@@ -81,8 +81,8 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::testutil::{check_codes, normalized, percent_on};
-    use serde_json::json;
 
     #[test]
     fn cvr_numbers() {
@@ -97,7 +97,7 @@ mod tests {
 
     #[test]
     fn supplier_and_identities() {
-        let doc = |v: serde_json::Value| v.as_object().unwrap().clone();
+        let doc = |v: crate::json::Value| v.as_object().unwrap().clone();
         let mut faults = Vec::new();
         validate(
             &doc(json!({"supplier": {"identities": [{"type": "CVR", "code": "13585628"}]}})),

@@ -1,7 +1,7 @@
 //! Spain: tax categories, keys and rates (facts from the GOBL regime definitions), the
 //! padding of numeric tax codes, and the supplier an invoice of Spain must identify.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::fault::Fault;
 use crate::tax::defs::*;
@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(normalize_tax_code("B1234567".into()), "B1234567");
     }
 
-    fn faults(doc: serde_json::Value) -> Vec<String> {
+    fn faults(doc: crate::json::Value) -> Vec<String> {
         let mut f = Vec::new();
         validate(doc.as_object().unwrap(), &mut f);
         f.into_iter().map(|f| f.code).collect()
@@ -185,14 +185,13 @@ mod tests {
 
     #[test]
     fn the_supplier_needs_a_tax_id_code() {
-        let none = serde_json::json!({});
+        let none = crate::json!({});
         assert_eq!(faults(none), ["GOBL-ES-BILL-INVOICE-01"]);
-        let no_id = serde_json::json!({"supplier": {"name": "X"}});
+        let no_id = crate::json!({"supplier": {"name": "X"}});
         assert_eq!(faults(no_id), ["GOBL-ES-BILL-INVOICE-02"]);
-        let no_code = serde_json::json!({"supplier": {"tax_id": {"country": "ES"}}});
+        let no_code = crate::json!({"supplier": {"tax_id": {"country": "ES"}}});
         assert_eq!(faults(no_code), ["GOBL-ES-BILL-INVOICE-03"]);
-        let ok =
-            serde_json::json!({"supplier": {"tax_id": {"country": "ES", "code": "B98602642"}}});
+        let ok = crate::json!({"supplier": {"tax_id": {"country": "ES", "code": "B98602642"}}});
         assert!(faults(ok).is_empty());
     }
 }

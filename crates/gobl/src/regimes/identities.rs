@@ -2,7 +2,7 @@
 //! `identities` array: parties', items', ...): walks over every identity of a document, and
 //! the supplier rule "a tax id code or an identity of one of these types".
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::bill::val::{Obj, get, string};
 use crate::fault::{Fault, Path};
@@ -116,7 +116,7 @@ pub(crate) fn supplier_code_or_identity(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn doc(v: Value) -> Doc {
         v.as_object().unwrap().clone()

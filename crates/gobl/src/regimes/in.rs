@@ -2,7 +2,7 @@
 //! definitions); the GSTIN (a state code, the PAN, an entity number, `Z` and a base-36 check
 //! character) as the tax code; `PAN` and `HSN` identities, and an HSN code on every item.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::identities::{each_identity, each_identity_mut, id_code, id_type, numeric};
 use super::taxid::bad;
@@ -197,8 +197,8 @@ fn items_have_hsn(doc: &Doc, faults: &mut Vec<Fault>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::testutil::{check_codes, normalized};
-    use serde_json::json;
 
     #[test]
     fn gstins() {
@@ -229,7 +229,7 @@ mod tests {
         }
     }
 
-    fn faults(doc: serde_json::Value) -> Vec<(String, String)> {
+    fn faults(doc: crate::json::Value) -> Vec<(String, String)> {
         let mut f = Vec::new();
         validate(doc.as_object().unwrap(), &mut f);
         f.into_iter().map(|f| (f.code, f.paths.join(","))).collect()

@@ -6,7 +6,8 @@
 mod fiscal_code;
 pub(crate) mod walk;
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::json::Value;
 
 use crate::bill::normalize_tax_id_code;
 use crate::bill::val::Obj;
@@ -140,7 +141,7 @@ fn normalize_fiscal_codes(o: &mut Obj) {
         }
         if let Some(code) = id.get("code").and_then(Value::as_str) {
             let code = normalize_tax_id_code(code, "IT", &[]);
-            id.insert("code".into(), Value::String(code));
+            id.insert("code".into(), Value::String(code.into()));
         }
     }
 }
@@ -158,7 +159,7 @@ fn move_individual_tax_code(party: &mut Obj) {
     let code = tax_id.shift_remove("code").unwrap_or(json!(""));
     let identity = json!({"key": FISCAL_CODE, "code": code});
     let ids = party
-        .entry("identities")
+        .entry("identities".into())
         .or_insert_with(|| Value::Array(Vec::new()));
     let Some(ids) = ids.as_array_mut() else {
         return;

@@ -2,7 +2,7 @@
 //! (its normalisation keeps an `MX` that belongs to the code) and the migration of legacy
 //! post-code extensions of an invoice's parties.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::bill::val::{delete_ext, ext, set_ext};
 use crate::tax::defs::*;
@@ -151,26 +151,26 @@ fn issue_place_from_supplier(doc: &mut Doc) {
         return;
     };
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Map::new()));
     if let Some(tax) = tax.as_object_mut() {
         set_ext(tax, ISSUE_PLACE, &place);
     }
 }
 
-fn customer_post_code_to_address(cust: &mut Map<String, Value>) {
+fn customer_post_code_to_address(cust: &mut Map) {
     let Some(code) = ext(cust, POST_CODE).map(str::to_string) else {
         return;
     };
     let addrs = cust
-        .entry("addresses")
+        .entry("addresses".into())
         .or_insert_with(|| Value::Array(Vec::new()));
     if let Some(list) = addrs.as_array_mut() {
         if list.is_empty() {
             list.push(Value::Object(Map::new()));
         }
         if let Some(first) = list[0].as_object_mut() {
-            first.insert("code".into(), Value::String(code));
+            first.insert("code".into(), Value::String(code.into()));
         }
     }
 }
@@ -178,8 +178,8 @@ fn customer_post_code_to_address(cust: &mut Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::taxid::check;
-    use serde_json::json;
 
     #[test]
     fn rfc_formats() {

@@ -151,8 +151,8 @@ fn individual_fault(code: &str) -> Option<(&'static str, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::testutil::{check_codes, normalized, percent_on};
-    use serde_json::json;
 
     #[test]
     fn vat_numbers() {

@@ -123,8 +123,8 @@ fn validate(doc: &Doc, faults: &mut Vec<Fault>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::regimes::testutil::{check_codes, percent_on};
-    use serde_json::json;
 
     #[test]
     fn gst_numbers() {

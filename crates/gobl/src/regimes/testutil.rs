@@ -26,7 +26,7 @@ pub(crate) fn check_codes(cc: &str, ok: &[&str], bad: &[&str]) {
 
 /// The tax-id code `raw` after normalisation, as a document's `tax_id` would carry it.
 pub(crate) fn normalized(cc: &str, raw: &str) -> String {
-    let mut doc = serde_json::json!({
+    let mut doc = crate::json!({
         "$schema": "https://gobl.org/draft-0/tax/identity",
         "country": cc,
         "code": raw,

@@ -1,13 +1,13 @@
 //! Definitions of tax regimes, categories, keys and rates, in folio's own static form, and
 //! the parts a regime shares with an add-on: scenarios, correction definitions and hooks.
 
-use serde_json::{Map, Value};
+use crate::json::Map;
 
 use crate::fault::Fault;
 use crate::num::Percentage;
 
 /// A GOBL document as a JSON object, as the hooks see it.
-pub type Doc = Map<String, Value>;
+pub type Doc = Map;
 
 /// A tax regime: a country's categories, rates and invoice scenarios.
 #[derive(Debug)]
@@ -113,7 +113,7 @@ pub struct ScenarioNote {
 }
 
 /// Adjusts a prepared correction given the correction options' extensions.
-pub type CorrectionNormalize = fn(&mut Doc, &Map<String, Value>);
+pub type CorrectionNormalize = fn(&mut Doc, &Map);
 
 /// What a correction (credit note, corrective, debit note) of an invoice may and must carry.
 #[derive(Debug, Clone, Copy)]

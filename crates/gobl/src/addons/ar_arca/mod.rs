@@ -4,7 +4,7 @@
 //! B or C by the customer and the `monotax` tag) and the concept (goods, services or both);
 //! `rules` holds the add-on's validation.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::addons::{AddonDef, ExtDef};
 use crate::bill::val::{ext, set_ext};
@@ -91,7 +91,7 @@ fn vat_rate(combo: &mut Value) {
 
 /// The customer's VAT status: kept when it suits the kind of tax id the customer has,
 /// else that kind's default.
-fn customer_vat_status(p: &mut Map<String, Value>) {
+fn customer_vat_status(p: &mut Map) {
     let country = p.get("tax_id").and_then(|t| {
         t.as_object()
             .map(|t| t.get("country").and_then(Value::as_str).unwrap_or(""))
@@ -108,9 +108,9 @@ fn customer_vat_status(p: &mut Map<String, Value>) {
 }
 
 /// The invoice's `tax` object, created when missing.
-fn tax_mut(doc: &mut Doc) -> &mut Map<String, Value> {
+fn tax_mut(doc: &mut Doc) -> &mut Map {
     let tax = doc
-        .entry("tax")
+        .entry("tax".into())
         .or_insert_with(|| Value::Object(Map::new()));
     if !tax.is_object() {
         *tax = Value::Object(Map::new());
@@ -177,7 +177,7 @@ fn concept(doc: &mut Doc) {
 /// A correction keeps the corrected invoice's codes (document type, concept, …) in its
 /// preceding reference, under any the options give; a document type among the options is
 /// the new document's own.
-fn correction(doc: &mut Doc, opts: &Map<String, Value>) {
+fn correction(doc: &mut Doc, opts: &Map) {
     let original = doc
         .get("tax")
         .and_then(|t| t.get("ext"))
@@ -216,7 +216,7 @@ fn correction(doc: &mut Doc, opts: &Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn status(customer: Value) -> Value {
         let mut doc = json!({"type": "standard", "customer": customer});

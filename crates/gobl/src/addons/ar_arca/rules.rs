@@ -3,7 +3,7 @@
 //! for services, preceding documents of notes, tourism invoices), of a tax charge and of a
 //! VAT combo.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::VAT_STATUSES_A;
 use crate::fault::Fault;

@@ -2,7 +2,7 @@
 //! category and exemption cause (and a key from the cause when they have none), charges
 //! their tax type, payment instructions and advances their means.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::*;
 use crate::addons::eu_members::is_eu;
@@ -171,7 +171,7 @@ fn payment_means(o: &mut Obj) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn combo(v: Value) -> Obj {
         let mut o = v.as_object().unwrap().clone();

@@ -1,7 +1,7 @@
 //! `gr-mydata-v1` validation of a calculated invoice. Fault codes are the reference's rule
 //! ids (`GOBL-GR-MYDATA-<set>-<n>`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::*;
 use crate::bill::val::Obj;

@@ -2,7 +2,7 @@
 //! postal codes of Italian addresses, payment means of instructions and advances, and the
 //! supplier's fiscal regime (ordinary by default) and telephone numbers.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{EXEMPT, FISCAL_REGIME, PAYMENT_MEANS};
 use crate::bill::val::Obj;
@@ -139,7 +139,7 @@ fn normalize_address(a: &mut Obj) {
         return;
     }
     if let Ok(n) = code.parse::<i64>() {
-        a.insert("code".into(), Value::String(format!("{n:05}")));
+        a.insert("code".into(), Value::String(format!("{n:05}").into()));
     }
 }
 
@@ -187,7 +187,7 @@ fn normalize_supplier(supplier: &mut Obj) {
         if let Some(Value::String(num)) = tel.get_mut("num")
             && let Some(rest) = num.strip_prefix("+39")
         {
-            *num = rest.to_string();
+            *num = rest.to_string().into();
         }
     }
 }

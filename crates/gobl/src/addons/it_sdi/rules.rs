@@ -1,7 +1,7 @@
 //! `it-sdi-v1` validation: what a FatturaPA document needs, with the reference's rule ids
 //! (`GOBL-IT-SDI-<object>-<nn>`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{DOCUMENT_TYPE, EXEMPT, FISCAL_REGIME, FORMAT, FUND_TYPE, PAYMENT_MEANS, RETAINED};
 use crate::bill::val::{Obj, get};

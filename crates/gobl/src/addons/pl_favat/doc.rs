@@ -1,6 +1,6 @@
 //! Small readers and writers of the invoice tree that the FA_VAT add-ons share.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::bill::val::{self, Obj, get, get_mut};
 

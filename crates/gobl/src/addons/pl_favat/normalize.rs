@@ -2,7 +2,7 @@
 //! reverse-charge flags from its tags, each tax combo's FA(3) rate category, and the payment
 //! means code of payment instructions and advances.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::doc::{array_mut, has_tag, set_ext, str_at};
 use crate::bill::val::{Obj, get_mut};
@@ -28,7 +28,7 @@ fn invoice_flags(doc: &mut Obj) {
     ] {
         if has_tag(doc, tag) {
             let tax = doc
-                .entry("tax")
+                .entry("tax".into())
                 .or_insert_with(|| Value::Object(Obj::new()));
             if let Some(t) = tax.as_object_mut() {
                 set_ext(t, key, "1");
@@ -106,7 +106,7 @@ fn set_means(o: &mut Obj) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn category(combo: Value) -> Option<String> {
         let mut c = combo.as_object().unwrap().clone();

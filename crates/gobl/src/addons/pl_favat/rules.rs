@@ -1,7 +1,7 @@
 //! `pl-favat-v3` validation: what KSeF FA(3) needs of an invoice, with the reference's rule
 //! ids (`GOBL-PL-FAVAT-<object>-<n>`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::doc::{array, ext_of, has_tag, obj_at, str_at};
 use crate::bill::val::Obj;

@@ -6,7 +6,7 @@
 
 use std::fmt::Display;
 
-use serde_json::Value;
+use crate::json::Value;
 
 // Members are found with `val`'s readers, which scan a small object instead of hashing the
 // name: these walks look up a few names in every object of the document.
