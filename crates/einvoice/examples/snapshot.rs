@@ -71,12 +71,13 @@ fn main() {
 fn imported(xml: &[u8], out: &Path, name: &str) -> Option<Value> {
     let file = out.join(format!("{name}.import.out"));
     match import(xml) {
-        Ok(mut i) => {
-            fix_random(&mut i.envelope);
-            let doc = serde_json::to_string_pretty(&i.envelope).expect("JSON");
+        Ok(i) => {
+            let mut envelope = i.envelope.to_serde().expect("numbers serde_json holds");
+            fix_random(&mut envelope);
+            let doc = serde_json::to_string_pretty(&envelope).expect("JSON");
             let text = format!("{doc}\n---\n{}", findings(&i.notes));
             std::fs::write(file, text).expect("write");
-            Some(i.envelope)
+            Some(envelope)
         }
         Err(e) => {
             std::fs::write(file, format!("error: {e:?}\n")).expect("write");

@@ -2,8 +2,6 @@
 //! it to a GOBL invoice, built (calculated) so that its totals can be compared with the
 //! document's own.
 
-use serde_json::Value;
-
 use crate::{Error, Finding, Severity, Syntax};
 
 /// A GOBL envelope read from an e-invoice.
@@ -11,8 +9,8 @@ use crate::{Error, Finding, Severity, Syntax};
 pub struct Imported {
     /// The syntax the document was written in.
     pub syntax: Syntax,
-    /// The built GOBL envelope.
-    pub envelope: Value,
+    /// The built GOBL envelope, in the tree the builder works on.
+    pub envelope: gobl::json::Value,
     /// What could not be mapped (never dropped silently), and other notes.
     pub notes: Vec<Finding>,
 }
@@ -256,9 +254,9 @@ fn required(inv: &en16931::Invoice) -> Result<(), Error> {
 /// Builds the GOBL document. Faults (a regime folio does not know, a tax id its checks
 /// refuse) do not lose the invoice: it is built without validation and each fault becomes a
 /// warning note.
-fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
+fn build(doc: gobl::json::Value, notes: &mut Vec<Finding>) -> Result<gobl::json::Value, Error> {
     let opts = gobl::builder::BuildOptions::default();
-    match gobl::builder::build_with(doc, &opts) {
+    match gobl::builder::build_tree(doc, &opts) {
         Ok(envelope) => Ok(envelope),
         Err(invalid) if !invalid.envelope.is_null() => {
             notes.extend(
@@ -282,7 +280,7 @@ fn build(doc: Value, notes: &mut Vec<Finding>) -> Result<Value, Error> {
 }
 
 /// A warning for each total GOBL calculated differently from the document.
-fn compare_totals(inv: &en16931::Invoice, envelope: &Value, notes: &mut Vec<Finding>) {
+fn compare_totals(inv: &en16931::Invoice, envelope: &gobl::json::Value, notes: &mut Vec<Finding>) {
     for (term, ours, theirs) in crate::totals_parse::pairs(inv, envelope) {
         if ours != theirs {
             notes.push(Finding {

@@ -5,7 +5,8 @@
 
 use en16931::Invoice;
 use en16931::invoice::DocumentAllowanceCharge;
-use serde_json::{Map, Value, json};
+use gobl::json;
+use gobl::json::{Map, Value};
 
 use crate::party_parse::{self, put, put_list};
 use crate::{Finding, Severity, lines_parse, payment_parse};
@@ -55,7 +56,7 @@ pub(crate) fn read(inv: &Invoice, notes: &mut Vec<Finding>) -> Result<Value, Fin
 
 /// The document's head: schema, regime (the seller's country), add-on, type, number, dates,
 /// currency and the tax block that keeps the document type code.
-fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
+fn header(inv: &Invoice, type_code: &str) -> Map {
     // the supplier's country: the tax representative's when there is one
     let (vat, address) = match &inv.tax_representative {
         Some(t) => (t.vat_identifier.as_deref(), &t.address),
@@ -88,10 +89,10 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
     }
     put(&mut doc, "code", inv.number.as_deref());
     if let Some(d) = inv.issue_date {
-        doc.insert("issue_date".into(), Value::String(d.to_string()));
+        doc.insert("issue_date".into(), Value::String(d.to_string().into()));
     }
     if let Some(d) = inv.vat_point_date {
-        doc.insert("value_date".into(), Value::String(d.to_string()));
+        doc.insert("value_date".into(), Value::String(d.to_string().into()));
     }
     put(
         &mut doc,
@@ -106,7 +107,7 @@ fn header(inv: &Invoice, type_code: &str) -> Map<String, Value> {
 }
 
 /// BG-3: the invoices this one corrects or follows.
-fn preceding(inv: &Invoice, doc: &mut Map<String, Value>) {
+fn preceding(inv: &Invoice, doc: &mut Map) {
     if !inv.preceding_invoices.is_empty() {
         let list: Vec<Value> = inv
             .preceding_invoices
@@ -115,7 +116,7 @@ fn preceding(inv: &Invoice, doc: &mut Map<String, Value>) {
                 let mut m = Map::new();
                 put(&mut m, "code", Some(p.reference.as_str()));
                 if let Some(d) = p.issue_date {
-                    m.insert("issue_date".into(), Value::String(d.to_string()));
+                    m.insert("issue_date".into(), Value::String(d.to_string().into()));
                 }
                 Value::Object(m)
             })
@@ -125,7 +126,7 @@ fn preceding(inv: &Invoice, doc: &mut Map<String, Value>) {
 }
 
 /// BG-20 and BG-21: document-level allowances and charges.
-fn adjustments(inv: &Invoice, doc: &mut Map<String, Value>) {
+fn adjustments(inv: &Invoice, doc: &mut Map) {
     let discounts = inv.allowances.iter();
     put_list(
         doc,
@@ -145,7 +146,7 @@ fn adjustments(inv: &Invoice, doc: &mut Map<String, Value>) {
 }
 
 /// BG-1: the invoice notes.
-fn invoice_notes(inv: &Invoice, doc: &mut Map<String, Value>) {
+fn invoice_notes(inv: &Invoice, doc: &mut Map) {
     if !inv.notes.is_empty() {
         let list: Vec<Value> = inv
             .notes
@@ -177,7 +178,7 @@ fn gobl_type(code: &str) -> &'static str {
 fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
-    out.insert("amount".into(), Value::String(a.amount.to_string()));
+    out.insert("amount".into(), Value::String(a.amount.to_string().into()));
     // BT-94 / BT-93 (BT-101 / BT-100): GOBL calculates the amount from them, so they are
     // carried only when they give the document's amount
     if let (Some(pct), Some(base)) = (a.percentage, a.base_amount)
@@ -185,9 +186,9 @@ fn allowance_charge(a: &DocumentAllowanceCharge, reason_ext: &str) -> Value {
     {
         out.insert(
             "percent".into(),
-            Value::String(format!("{}%", pct.normalized())),
+            Value::String(format!("{}%", pct.normalized()).into()),
         );
-        out.insert("base".into(), Value::String(base.to_string()));
+        out.insert("base".into(), Value::String(base.to_string().into()));
     }
     out.insert(
         "taxes".into(),
@@ -248,7 +249,7 @@ fn delivery(inv: &Invoice) -> Option<Value> {
     let d = inv.delivery.as_ref()?;
     let mut out = Map::new();
     if let Some(date) = d.date {
-        out.insert("date".into(), Value::String(date.to_string()));
+        out.insert("date".into(), Value::String(date.to_string().into()));
     }
     if let Some(id) = &d.location {
         let mut identity = json!({"code": id.content()});
@@ -361,7 +362,7 @@ fn unmapped(inv: &Invoice, notes: &mut Vec<Finding>) {
 /// BT-121 becomes the add-on's `cef-vatex` on every VAT combo of that category (lines,
 /// discounts and charges alike, so GOBL keeps them in one rate); BT-120 a VAT note of the
 /// document's tax (`tax.notes`), one per category, where GOBL keeps exemption reasons.
-fn exemptions(inv: &Invoice, doc: &mut Map<String, Value>) {
+fn exemptions(inv: &Invoice, doc: &mut Map) {
     let mut reasons: Vec<Value> = Vec::new();
     for b in &inv.vat_breakdown {
         if let Some(code) = &b.exemption_reason_code {

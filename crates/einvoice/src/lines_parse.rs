@@ -2,8 +2,9 @@
 
 use en16931::InvoiceLine;
 use en16931::invoice::{LineAllowanceCharge, LineVat};
+use gobl::json;
+use gobl::json::{Map, Value};
 use rust_decimal::Decimal;
-use serde_json::{Map, Value, json};
 
 use crate::party_parse::{put, put_list};
 use crate::{Finding, Severity};
@@ -123,10 +124,10 @@ fn line(
     put(&mut item, "name", l.item.name.as_deref());
     put(&mut item, "description", l.item.description.as_deref());
     // values are made as they are (`json!` of an expression goes through a serialiser)
-    item.insert("price".into(), Value::String(price.to_string()));
+    item.insert("price".into(), Value::String(price.to_string().into()));
     item.insert(
         "unit".into(),
-        Value::String(crate::lines::gobl_unit(l.unit_code.as_str())),
+        Value::String(crate::lines::gobl_unit(l.unit_code.as_str()).into()),
     );
     if let Some(id) = &l.item.standard_identifier {
         let mut identity = json!({"code": id.content()});
@@ -146,7 +147,7 @@ fn line(
     out.insert("i".into(), Value::from(n + 1));
     out.insert(
         "quantity".into(),
-        Value::String(qty.normalize().to_string()),
+        Value::String(qty.normalize().to_string().into()),
     );
     out.insert("item".into(), Value::Object(item));
     let discounts = l.allowances.iter();
@@ -185,7 +186,7 @@ fn unit_price(l: &InvoiceLine) -> Option<Decimal> {
 fn allowance_charge(a: &LineAllowanceCharge, reason_ext: &str) -> Value {
     let mut out = Map::new();
     put(&mut out, "reason", a.reason.as_deref());
-    out.insert("amount".into(), Value::String(a.amount.to_string()));
+    out.insert("amount".into(), Value::String(a.amount.to_string().into()));
     if let Some(code) = &a.reason_code {
         out.insert("ext".into(), json!({reason_ext: code.as_str()}));
     }
@@ -217,7 +218,7 @@ pub(crate) fn vat_combo(vat: &LineVat) -> Value {
     if let Some(rate) = vat.rate.filter(|_| has_percent) {
         combo.insert(
             "percent".into(),
-            Value::String(format!("{}%", rate.normalized())),
+            Value::String(format!("{}%", rate.normalized()).into()),
         );
     } else if category == "Z" {
         combo.insert("percent".into(), Value::from("0%"));

@@ -2,7 +2,8 @@
 
 use en16931::Identifier;
 use en16931::invoice::{Party, PostalAddress};
-use serde_json::{Map, Value, json};
+use gobl::json;
+use gobl::json::{Map, Value};
 
 /// An EN 16931 party as a GOBL party.
 pub(crate) fn read(p: &Party) -> Value {
@@ -100,14 +101,14 @@ pub(crate) fn address(a: &PostalAddress) -> Option<Value> {
 }
 
 /// Sets `key` to the list when it has items.
-pub(crate) fn put_list(out: &mut Map<String, Value>, key: &str, items: Vec<Value>) {
+pub(crate) fn put_list(out: &mut Map, key: &str, items: Vec<Value>) {
     if !items.is_empty() {
         out.insert(key.into(), Value::Array(items));
     }
 }
 
 /// Sets `key` when the value has text.
-pub(crate) fn put(out: &mut Map<String, Value>, key: &str, value: Option<&str>) {
+pub(crate) fn put(out: &mut Map, key: &str, value: Option<&str>) {
     if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
         out.insert(key.into(), Value::from(v));
     }

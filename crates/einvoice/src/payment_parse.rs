@@ -3,7 +3,8 @@
 
 use en16931::Invoice;
 use en16931::invoice::PaymentMeans;
-use serde_json::{Map, Value, json};
+use gobl::json;
+use gobl::json::{Map, Value};
 
 use crate::party_parse::put;
 

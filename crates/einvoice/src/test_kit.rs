@@ -39,7 +39,10 @@ pub(crate) fn inputs() -> Vec<(String, Value)> {
         if path.extension().is_some_and(|x| x == "json") {
             inputs.push((name, serde_json::from_slice(&bytes).expect("JSON")));
         } else if let Ok(i) = crate::import(&bytes) {
-            inputs.push((name, i.envelope));
+            inputs.push((
+                name,
+                i.envelope.to_serde().expect("numbers serde_json holds"),
+            ));
         }
     }
     inputs

@@ -1,9 +1,9 @@
 //! The document's BG-22 totals beside the ones GOBL calculated from what was read.
 
-use rust_decimal::Decimal;
-use serde_json::Value;
+use std::str::FromStr;
 
-use crate::gobl_doc::decimal;
+use gobl::json::Value;
+use rust_decimal::Decimal;
 
 /// `(business term, GOBL's figure, the document's figure)` for BT-106 … BT-115, as decimals
 /// normalised for comparison; a missing optional total is zero on both sides.
@@ -36,4 +36,13 @@ pub fn pairs(inv: &en16931::Invoice, envelope: &Value) -> Vec<(&'static str, Dec
         ("BT-114", gobl("rounding"), doc(t.rounding)),
         ("BT-115", due, doc(Some(t.due))),
     ]
+}
+
+/// A decimal from a GOBL amount string or JSON number, member `name` of `v`.
+fn decimal(v: &Value, name: &str) -> Option<Decimal> {
+    match v.get(name)? {
+        Value::String(s) => Decimal::from_str(s.trim()).ok(),
+        Value::Number(n) => Decimal::from_str(n).ok(),
+        _ => None,
+    }
 }

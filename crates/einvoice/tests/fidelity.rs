@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{Doc, Line, dec, plain, to_cii};
-use folio_einvoice::{Error, Format, generate, import};
+use common::{Doc, Line, dec, import, plain, to_cii};
+use folio_einvoice::{Error, Format, generate};
 use folio_judge::{Judge, Rules};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

@@ -10,7 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use en16931::Invoice;
-use folio_einvoice::{Format, Syntax, generate, import};
+mod common;
+
+use common::import;
+use folio_einvoice::{Format, Syntax, generate};
 use rust_decimal::Decimal;
 use serde_json::Value;
 

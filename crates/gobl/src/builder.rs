@@ -31,7 +31,10 @@ pub struct Invalid<V = serde_json::Value> {
 /// Whether a JSON value is an envelope: `$schema` envelope, or a `doc` object with a `head`
 /// or without a `$schema` of its own (an envelope whose head is still to be built).
 pub fn is_envelope(v: &serde_json::Value) -> bool {
-    is_envelope_tree(&Value::from(v))
+    use serde_json::Value as J;
+    v.get("$schema").and_then(J::as_str) == Some(ENVELOPE_SCHEMA)
+        || (v.get("doc").is_some_and(J::is_object)
+            && (v.get("head").is_some() || v.get("$schema").is_none()))
 }
 
 /// [`is_envelope`] of the calculation's tree.

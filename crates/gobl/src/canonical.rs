@@ -75,6 +75,10 @@ impl Tree for Value {
         match self {
             Value::Null => Node::Null,
             Value::Bool(b) => Node::Bool(*b),
+            // an integer of a few digits (an index, a count) is its own canonical form
+            Value::Number(n) if n.len() < 16 && n.bytes().all(|b| b.is_ascii_digit()) => {
+                n.parse().map_or_else(|_| Node::Number(n.into()), Node::Int)
+            }
             Value::Number(n) => Node::Number(n.into()),
             Value::String(s) => Node::String(s),
             Value::Array(items) => Node::Array(items),
@@ -90,45 +94,9 @@ impl Tree for Value {
     }
 }
 
-impl Tree for serde_json::Value {
-    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self> {
-        use serde_json::Value as J;
-        match self {
-            J::Null => Node::Null,
-            J::Bool(b) => Node::Bool(*b),
-            J::Number(n) => match n.as_i64() {
-                Some(i) => Node::Int(i),
-                None => Node::Number(n.to_string().into()),
-            },
-            J::String(s) => Node::String(s),
-            J::Array(items) => Node::Array(items),
-            J::Object(m) => {
-                members.extend(
-                    m.iter()
-                        .filter(|(_, v)| !v.is_null())
-                        .map(|(k, v)| (k.as_str(), v)),
-                );
-                Node::Object
-            }
-        }
-    }
-}
-
-/// The canonical JSON of a `serde_json` value: the same bytes as [`canonical`] of its
-/// [`Value`] conversion, without building that copy of the tree (a document is digested on
-/// every build).
-pub fn canonical_serde(value: &serde_json::Value) -> Result<String, CanonicalError> {
-    let mut out = Out::whole();
-    write_tree(&mut out, value, &mut Vec::new())?;
-    Ok(out.text)
-}
-
-/// [`canonical_serde`] handed to `each` in pieces of a few kilobytes, in order: a digest
-/// hashes them as they come instead of holding (and growing) the whole text.
-pub fn canonical_serde_pieces(
-    value: &serde_json::Value,
-    each: &mut dyn FnMut(&str),
-) -> Result<(), CanonicalError> {
+/// [`canonical`] handed to `each` in pieces of a few kilobytes, in order: a digest hashes them
+/// as they come instead of holding (and growing) the whole text.
+pub fn canonical_pieces(value: &Value, each: &mut dyn FnMut(&str)) -> Result<(), CanonicalError> {
     let mut out = Out {
         text: String::with_capacity(2 * PIECE),
         each: Some(each),
@@ -293,23 +261,14 @@ mod tests {
     use super::canonical_number as n;
 
     #[test]
-    fn serde_values_canonicalise_as_their_conversion() {
-        let text = r#"{"b":[1,-0,2.5,1e2,null,"x\u0001\"y"],"a":{"z":null,"é":true,"e":false},
-            "n":-1.5e-7,"u":18446744073709551615,"s":"\u00e9\n"}"#;
-        let v: serde_json::Value = serde_json::from_str(text).unwrap();
-        let via = super::canonical(&crate::json::Value::from(&v)).unwrap();
-        assert_eq!(super::canonical_serde(&v).unwrap(), via);
-    }
-
-    #[test]
     fn pieces_make_the_whole_text() {
-        let items: Vec<serde_json::Value> = (0..2000)
-            .map(|i| serde_json::json!({"i": i, "n": -i, "x": 1.5, "name": format!("item \"{i}\"\n")}))
+        let items: Vec<crate::json::Value> = (0..2000)
+            .map(|i| crate::json!({"i": i, "n": -i, "x": 1.5, "name": format!("item \"{i}\"\n")}))
             .collect();
-        let v = serde_json::json!({"b": items, "a": null});
-        let whole = super::canonical_serde(&v).unwrap();
+        let v = crate::json!({"b": items, "a": null});
+        let whole = super::canonical(&v).unwrap();
         let mut pieces = Vec::new();
-        super::canonical_serde_pieces(&v, &mut |p| pieces.push(p.to_string())).unwrap();
+        super::canonical_pieces(&v, &mut |p| pieces.push(p.to_string())).unwrap();
         assert!(pieces.len() > 1);
         assert_eq!(pieces.concat(), whole);
     }
@@ -317,6 +276,8 @@ mod tests {
     #[test]
     fn numbers() {
         assert_eq!(n("0.0").unwrap(), "0.0E0");
+        assert_eq!(n("56").unwrap(), "56");
+        assert_eq!(n("0").unwrap(), "0");
         assert_eq!(n("123.4").unwrap(), "1.234E2");
         assert_eq!(n("0.05").unwrap(), "5.0E-2");
         assert_eq!(n("1e2").unwrap(), "1.0E2");

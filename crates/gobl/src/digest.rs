@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::canonical::{CanonicalError, canonical_bytes, canonical_serde_pieces};
+use crate::canonical::{CanonicalError, canonical_pieces};
 use crate::json::{Map, Value};
 
 /// The only digest algorithm GOBL uses.
@@ -35,16 +35,11 @@ impl Digest {
     }
 }
 
-/// SHA-256 of the canonical JSON of `doc`.
+/// SHA-256 of the canonical JSON of `doc`, hashed as it is written: the whole text is never
+/// held.
 pub fn digest(doc: &Value) -> Result<Digest, CanonicalError> {
-    Ok(Digest::sha256(&canonical_bytes(doc)?))
-}
-
-/// [`digest`] of a `serde_json` value, the same as of its [`Value`] conversion.
-pub fn digest_serde(doc: &serde_json::Value) -> Result<Digest, CanonicalError> {
-    // Hashed as it is written: the whole text is never held.
     let mut hasher = Sha256::new();
-    canonical_serde_pieces(doc, &mut |piece| hasher.update(piece.as_bytes()))?;
+    canonical_pieces(doc, &mut |piece| hasher.update(piece.as_bytes()))?;
     Ok(Digest {
         alg: SHA256.to_owned(),
         val: hasher.finish_hex(),

@@ -109,7 +109,7 @@ pub fn prepare(
     } else {
         check_schema("data.$schema", &schema)?;
         let id = id.unwrap_or_else(Uuid::now_v7);
-        let (env, faults) = build(id, text, allow_invalid)?;
+        let (env, faults) = build(id, input.value, allow_invalid)?;
         (env, Some(faults))
     };
     // a built envelope is new text; a received one keeps its bytes unless folio signs it
@@ -211,14 +211,15 @@ fn check_schema(path: &str, schema: &str) -> SiloResult<()> {
 /// Builds a bare document as `folio gobl build` does: normalised, calculated, validated and
 /// enveloped under `id`. Returns the envelope and the validation faults, which are only
 /// accepted (and then returned) with `allow_invalid`; a calculation error is always refused.
-fn build(id: Uuid, text: &str, allow_invalid: bool) -> SiloResult<(Envelope, Vec<Fault>)> {
-    let input: serde_json::Value = serde_json::from_str(text)
+fn build(id: Uuid, mut input: Value, allow_invalid: bool) -> SiloResult<(Envelope, Vec<Fault>)> {
+    input
+        .normalize_numbers()
         .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))?;
     let opts = gobl::builder::BuildOptions {
         uuid: Some(id),
         skip_validation: false,
     };
-    let (built, faults) = match gobl::builder::build_with(input, &opts) {
+    let (built, faults) = match gobl::builder::build_tree(input, &opts) {
         Ok(built) => (built, Vec::new()),
         Err(invalid) => {
             let calculated = !invalid.envelope.is_null();
@@ -242,12 +243,10 @@ fn build(id: Uuid, text: &str, allow_invalid: bool) -> SiloResult<(Envelope, Vec
             (invalid.envelope, faults)
         }
     };
-    // The built tree is stored as it is: written out and read back it would be the same tree
-    // (its numbers are written as `serde_json` writes them either way), and the builder's
-    // digest is of that tree's canonical form, so neither that round trip nor a second
-    // digest is needed (checked below in debug builds).
-    let env =
-        Envelope::from_owned(Value::from(&built)).map_err(|errs| field_errors("data", errs))?;
+    // The built tree is stored as it is: written out and read back it would be the same tree,
+    // and the builder's digest is of that tree's canonical form, so neither that round trip
+    // nor a second digest is needed (checked below in debug builds).
+    let env = Envelope::from_owned(built).map_err(|errs| field_errors("data", errs))?;
     debug_assert!(
         env.verify_digest().is_ok(),
         "the builder's digest is the stored document's"

@@ -277,3 +277,20 @@ pub fn plain() -> Doc {
         Line::new("2", "12.50", "S", Some("7")),
     ])
 }
+
+/// An import with its envelope as a `serde_json` value, which these checks read.
+#[derive(Debug)]
+pub struct Import {
+    pub syntax: folio_einvoice::Syntax,
+    pub envelope: serde_json::Value,
+    pub notes: Vec<folio_einvoice::Finding>,
+}
+
+/// [`folio_einvoice::import`], the envelope read out of the builder's tree.
+pub fn import(xml: &[u8]) -> Result<Import, folio_einvoice::Error> {
+    folio_einvoice::import(xml).map(|i| Import {
+        syntax: i.syntax,
+        envelope: i.envelope.to_serde().expect("numbers serde_json holds"),
+        notes: i.notes,
+    })
+}

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use super::{Map, Text, Value};
+use super::{ConversionError, Map, Text, Value};
 
 static NULL: Value = Value::Null;
 
@@ -43,6 +43,35 @@ impl Value {
     /// The number as a `u64`, if it is a non-negative integer literal in range.
     pub fn as_u64(&self) -> Option<u64> {
         self.as_number_literal()?.parse().ok()
+    }
+
+    /// Rewrites every number as serde_json writes it once read (`1.50` → `1.5`, `1e2` →
+    /// `100.0`), so that a tree read by [`super::parse`] holds what the same text read into a
+    /// `serde_json::Value` would: the builder's output is defined by that. Fails on a number
+    /// serde_json refuses (beyond `f64`).
+    pub fn normalize_numbers(&mut self) -> Result<(), ConversionError> {
+        match self {
+            Value::Number(n) => {
+                // digits alone (a non-negative integer within u64) are written back the same
+                if n.len() > 19 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    let parsed: serde_json::Number =
+                        n.parse().map_err(|_| ConversionError(n.to_string()))?;
+                    *n = Text::from(parsed.to_string());
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    item.normalize_numbers()?;
+                }
+            }
+            Value::Object(members) => {
+                for v in members.values_mut() {
+                    v.normalize_numbers()?;
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::String(_) => {}
+        }
+        Ok(())
     }
 
     /// The value, leaving `null` in its place.
@@ -192,15 +221,6 @@ impl From<serde_json::Number> for Value {
     }
 }
 
-/// Builds a [`Value`] with `serde_json::json!`'s syntax (through serde_json: for literals
-/// off the hot path).
-#[macro_export]
-macro_rules! json {
-    ($($t:tt)+) => {
-        $crate::json::Value::from(::serde_json::json!($($t)+))
-    };
-}
-
 /// `value["key"] = v`: a `null` becomes an object first and a missing member is added (as
 /// serde_json's); indexing any other kind of value this way is a programming error and panics.
 impl std::ops::IndexMut<&str> for Value {
@@ -278,3 +298,99 @@ impl std::ops::IndexMut<usize> for Value {
         }
     }
 }
+
+/// What [`crate::json!`] takes as a value: borrowed, as `serde_json::json!` borrows it.
+pub trait ToValue {
+    /// The value as JSON.
+    fn to_value(&self) -> Value;
+}
+
+/// `json!`'s conversion of an expression.
+#[doc(hidden)]
+pub fn to_value<T: ToValue + ?Sized>(v: &T) -> Value {
+    v.to_value()
+}
+
+impl<T: ToValue + ?Sized> ToValue for &T {
+    fn to_value(&self) -> Value {
+        (**self).to_value()
+    }
+}
+
+impl ToValue for Value {
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl ToValue for Map {
+    fn to_value(&self) -> Value {
+        Value::Object(self.clone())
+    }
+}
+
+impl ToValue for str {
+    fn to_value(&self) -> Value {
+        Value::String(Text::new(self))
+    }
+}
+
+impl ToValue for String {
+    fn to_value(&self) -> Value {
+        Value::String(Text::new(self))
+    }
+}
+
+impl ToValue for Text {
+    fn to_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+}
+
+impl ToValue for Cow<'_, str> {
+    fn to_value(&self) -> Value {
+        Value::String(Text::new(self))
+    }
+}
+
+impl ToValue for bool {
+    fn to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+impl ToValue for f64 {
+    fn to_value(&self) -> Value {
+        Value::from(*self)
+    }
+}
+
+impl<T: ToValue> ToValue for [T] {
+    fn to_value(&self) -> Value {
+        Value::Array(self.iter().map(ToValue::to_value).collect())
+    }
+}
+
+impl<T: ToValue> ToValue for Vec<T> {
+    fn to_value(&self) -> Value {
+        self.as_slice().to_value()
+    }
+}
+
+impl<T: ToValue> ToValue for Option<T> {
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToValue::to_value)
+    }
+}
+
+macro_rules! integer_to_value {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> Value {
+                Value::from(*self)
+            }
+        }
+    )*};
+}
+
+integer_to_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);

@@ -71,10 +71,14 @@ impl Map {
     }
 
     /// Position of `key`.
+    #[inline]
     pub fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(key).copied(),
-            None => self.members.iter().position(|(k, _)| k == key),
+            None => {
+                let key = key.as_bytes();
+                self.members.iter().position(|(k, _)| same(k, key))
+            }
         }
     }
 
@@ -255,6 +259,14 @@ pub type Iter<'a> = std::iter::Map<
     std::slice::Iter<'a, (Text, Value)>,
     fn(&'a (Text, Value)) -> (&'a Text, &'a Value),
 >;
+
+/// Whether `k` is `key`, compared byte by byte: keys are short and most differ in their length
+/// or first byte, which a call to `memcmp` for each would cost more than.
+#[inline(always)]
+fn same(k: &Text, key: &[u8]) -> bool {
+    let k = k.as_bytes();
+    k.len() == key.len() && k.iter().zip(key).all(|(a, b)| a == b)
+}
 
 /// The keys of a [`Map`], in order.
 pub type Keys<'a> =

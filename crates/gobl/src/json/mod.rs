@@ -18,6 +18,7 @@ use std::fmt;
 
 pub mod access;
 mod de;
+mod macros;
 mod map;
 
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
@@ -933,6 +934,35 @@ mod tests {
         text.truncate(text.len() - 8);
         text.push('}');
         assert!(parse(&text).is_ok());
+    }
+
+    #[test]
+    fn numbers_normalised_as_serde_json_reads_and_writes_them() {
+        for lit in [
+            "0",
+            "7",
+            "-0",
+            "-7",
+            "1.50",
+            "1e2",
+            "1E-2",
+            "-0.0",
+            "0.1",
+            "2.5e-7",
+            "12345678901234567890",
+            "99999999999999999999",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "123456789012345678901234567890.5",
+        ] {
+            let mut ours = parse(&format!("[{lit}]")).unwrap();
+            ours.normalize_numbers().unwrap();
+            let theirs: serde_json::Value = serde_json::from_str(&format!("[{lit}]")).unwrap();
+            assert_eq!(ours.to_json_string(), theirs.to_string(), "{lit}");
+        }
+        let mut beyond = parse("[1e400]").unwrap();
+        assert!(beyond.normalize_numbers().is_err());
+        assert!(serde_json::from_str::<serde_json::Value>("[1e400]").is_err());
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 
 use folio_einvoice::{Finding, Severity};
-use serde_json::Value;
 
 /// Unreadable input and bad usage: exit 2.
 pub(super) const USAGE: u8 = 2;
@@ -29,7 +28,7 @@ pub(super) fn fail(code: u8, message: &str) -> ExitCode {
 }
 
 /// JSON for people, ending in a newline.
-pub(super) fn pretty(value: &Value) -> String {
+pub(super) fn pretty(value: &impl serde::Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("JSON");
     text.push('\n');
     text
