@@ -59,6 +59,8 @@ pub fn build_with(
     input: serde_json::Value,
     opts: &BuildOptions,
 ) -> Result<serde_json::Value, Box<Invalid>> {
+    // Cannot fail: every number of the envelope came from the `serde_json` input or was
+    // written by the calculation (integers, amounts as text).
     let serde = |v: Value| v.to_serde().unwrap_or(serde_json::Value::Null);
     match build_tree(Value::from(&input), opts) {
         Ok(env) => Ok(serde(env)),
@@ -69,9 +71,9 @@ pub fn build_with(
     }
 }
 
-/// [`build_with`] on the calculation's own tree, which numbers must reach as serde_json writes
-/// them (as [`crate::json::Value::from`] a `serde_json::Value` gives them, or
-/// [`crate::json::parse_document`]).
+/// [`build_with`] on the calculation's own tree, whose numbers must be written as serde_json
+/// writes them: as `Value::from` a `serde_json::Value` gives them, or as
+/// [`Value::normalize_numbers`] makes them of a parsed text.
 pub fn build_tree(input: Value, opts: &BuildOptions) -> Result<Value, Box<Invalid<Value>>> {
     let (mut head, doc, sigs) = split(input);
     let Value::Object(mut doc) = doc else {
