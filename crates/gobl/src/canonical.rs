@@ -45,16 +45,15 @@ pub fn canonical_number(literal: &str) -> Result<String, CanonicalError> {
     Ok(out)
 }
 
-/// One node of a JSON tree, as the canonical writer reads it: gobl's own [`Value`] and
-/// `serde_json`'s both read this way, so both are written by the one [`write_tree`].
-enum Node<'a, T> {
+/// One node of a [`Value`], as the canonical writer reads it.
+enum Node<'a> {
     Null,
     Bool(bool),
-    /// An integer number, written as it is (no literal to spell out and parse again).
-    Int(i64),
-    Number(std::borrow::Cow<'a, str>),
+    /// A number literal that is its own canonical form (an integer of a few digits).
+    Canonical(&'a str),
+    Number(&'a str),
     String(&'a str),
-    Array(&'a [T]),
+    Array(&'a [Value]),
     /// An object; its members that are not `null` are on top of the list of members.
     Object,
 }
@@ -62,34 +61,28 @@ enum Node<'a, T> {
 /// The members of the objects being written, a list shared by the whole tree: each object
 /// pushes its own on top and takes them off when written, rather than allocating a list of
 /// its own to sort.
-type Members<'a, T> = Vec<(&'a str, &'a T)>;
+type Members<'a> = Vec<(&'a str, &'a Value)>;
 
-trait Tree: Sized {
-    /// This node; an object's members that are not `null` (in any order) are pushed onto
-    /// `members`.
-    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self>;
-}
-
-impl Tree for Value {
-    fn node<'a>(&'a self, members: &mut Members<'a, Self>) -> Node<'a, Self> {
-        match self {
-            Value::Null => Node::Null,
-            Value::Bool(b) => Node::Bool(*b),
-            // an integer of a few digits (an index, a count) is its own canonical form
-            Value::Number(n) if n.len() < 16 && n.bytes().all(|b| b.is_ascii_digit()) => {
-                n.parse().map_or_else(|_| Node::Number(n.into()), Node::Int)
-            }
-            Value::Number(n) => Node::Number(n.into()),
-            Value::String(s) => Node::String(s),
-            Value::Array(items) => Node::Array(items),
-            Value::Object(m) => {
-                members.extend(
-                    m.iter()
-                        .filter(|(_, v)| !v.is_null())
-                        .map(|(k, v)| (k.as_str(), v)),
-                );
-                Node::Object
-            }
+/// `value` as a [`Node`]; an object's members that are not `null` (in any order) are pushed
+/// onto `members`.
+fn node<'a>(value: &'a Value, members: &mut Members<'a>) -> Node<'a> {
+    match value {
+        Value::Null => Node::Null,
+        Value::Bool(b) => Node::Bool(*b),
+        // an integer of a few digits (an index, a count) is its own canonical form
+        Value::Number(n) if n.len() < 16 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            Node::Canonical(n)
+        }
+        Value::Number(n) => Node::Number(n),
+        Value::String(s) => Node::String(s),
+        Value::Array(items) => Node::Array(items),
+        Value::Object(m) => {
+            members.extend(
+                m.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.as_str(), v)),
+            );
+            Node::Object
         }
     }
 }
@@ -139,19 +132,19 @@ impl Out<'_> {
     }
 }
 
-fn write_tree<'a, T: Tree>(
+fn write_tree<'a>(
     out: &mut Out<'_>,
-    value: &'a T,
-    members: &mut Members<'a, T>,
+    value: &'a Value,
+    members: &mut Members<'a>,
 ) -> Result<(), CanonicalError> {
     let start = members.len();
     let text = &mut out.text;
-    match value.node(members) {
+    match node(value, members) {
         Node::Null => text.push_str("null"),
         Node::Bool(true) => text.push_str("true"),
         Node::Bool(false) => text.push_str("false"),
-        Node::Int(i) => text.push_str(itoa::Buffer::new().format(i)),
-        Node::Number(n) => write_number(text, &n)?,
+        Node::Canonical(n) => text.push_str(n),
+        Node::Number(n) => write_number(text, n)?,
         Node::String(s) => write_json_string(text, s),
         Node::Array(items) => {
             text.push('[');

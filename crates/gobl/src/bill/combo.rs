@@ -146,26 +146,23 @@ impl Combo {
         if let Some(places) = member_places(o) {
             return self.write_members_only(o, places);
         }
-        // Edited as a list and made a map again once: building a second map key by key
-        // would hash and allocate every key again. The list is edited as the map would be
-        // (a removal moves the last member into the gap, as `Map::remove` does), so the
-        // other members keep the order they always had.
-        let mut members: Vec<(json::Text, Value)> = std::mem::take(o).into_iter().collect();
-        let text = |v: Option<&str>| v.map(|t| Value::String(t.to_string().into()));
+        let text = |v: Option<&str>| v.map(|t| Value::String(t.into()));
         let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text().into()));
-        set_member(&mut members, "country", text(self.country.as_deref()));
-        set_member(&mut members, "key", text(self.key.as_deref()));
-        set_member(&mut members, "rate", text(self.rate.as_deref()));
-        set_member(&mut members, "percent", percent(self.percent));
-        set_member(&mut members, "surcharge", percent(self.surcharge));
-        let mut sorted = Vec::with_capacity(members.len());
+        set_member(o, "country", text(self.country.as_deref()));
+        set_member(o, "key", text(self.key.as_deref()));
+        set_member(o, "rate", text(self.rate.as_deref()));
+        set_member(o, "percent", percent(self.percent));
+        set_member(o, "surcharge", percent(self.surcharge));
+        // GOBL's members first, in its order (each taken out as `Map::remove` does, the last
+        // member moving into its place), then the others in the order that leaves them
+        let mut sorted = json::Map::with_capacity(o.len());
         for k in MEMBER_ORDER {
-            if let Some(i) = members.iter().position(|(x, _)| x == k) {
-                sorted.push(members.swap_remove(i));
+            if let Some((k, v)) = o.remove_entry(k) {
+                sorted.insert(k, v);
             }
         }
-        sorted.append(&mut members);
-        *o = sorted.into_iter().collect();
+        sorted.append(o);
+        *o = sorted;
     }
 
     /// [`Combo::write`] of a combo that has only the members of [`MEMBER_ORDER`] (as most
@@ -193,7 +190,7 @@ impl Combo {
                     continue;
                 }
                 (None, t) => {
-                    o.shift_insert(at, k.to_string().into(), Value::String(t.to_text().into()));
+                    o.shift_insert(at, k.into(), Value::String(t.to_text().into()));
                     shift_places(&mut places, at.., |p| p + 1);
                     places[m] = Some(at);
                 }
@@ -205,7 +202,7 @@ impl Combo {
                         && let Some(v) = o.values_mut().nth(i).map(std::mem::take)
                     {
                         // `shift_insert` of a present key moves it there.
-                        o.shift_insert(at, k.to_string().into(), v);
+                        o.shift_insert(at, k.into(), v);
                         shift_places(&mut places, at..i, |p| p + 1);
                         places[m] = Some(at);
                     }
@@ -315,17 +312,15 @@ fn known(text: &str, mut defined: impl Iterator<Item = &'static str>) -> Cow<'st
     }
 }
 
-/// Set (`Some`) or remove (`None`) member `k` of a map's members, as `Map::insert` and
-/// `Map::remove` would: a new member goes last, a removed one's place goes to the last.
-fn set_member(members: &mut Vec<(json::Text, Value)>, k: &str, v: Option<Value>) {
-    let at = members.iter().position(|(x, _)| x == k);
-    match (at, v) {
-        (Some(i), Some(v)) => members[i].1 = v,
-        (None, Some(v)) => members.push((k.into(), v)),
-        (Some(i), None) => {
-            members.swap_remove(i);
+/// Set (`Some`) or remove (`None`) member `k`.
+fn set_member(o: &mut Obj, k: &str, v: Option<Value>) {
+    match v {
+        Some(v) => {
+            o.insert(k.into(), v);
         }
-        (None, None) => {}
+        None => {
+            o.remove(k);
+        }
     }
 }
 
@@ -426,7 +421,7 @@ mod tests {
     fn write_on_map(c: &Combo, o: &mut Obj) {
         let mut put = |k: &str, v: Option<Value>| match v {
             Some(v) => {
-                o.insert(k.to_string().into(), v);
+                o.insert(k.into(), v);
             }
             None => {
                 o.remove(k);
@@ -449,7 +444,7 @@ mod tests {
         let mut sorted = Obj::new();
         for k in MEMBER_ORDER {
             if let Some(v) = o.remove(k) {
-                sorted.insert(k.to_string().into(), v);
+                sorted.insert(k.into(), v);
             }
         }
         sorted.append(o);

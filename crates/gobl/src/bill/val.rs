@@ -160,7 +160,7 @@ fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
         Some(Value::String(s)) if text.is(s) => {}
         Some(v) => *v = Value::String(text.to_text().into()),
         None => {
-            o.insert(k.to_string().into(), Value::String(text.to_text().into()));
+            o.insert(k.into(), Value::String(text.to_text().into()));
         }
     }
 }
@@ -170,7 +170,7 @@ fn set_text(o: &mut Obj, k: &str, text: String) {
     match get_mut(o, k) {
         Some(v) => *v = Value::String(text.into()),
         None => {
-            o.insert(k.to_string().into(), Value::String(text.into()));
+            o.insert(k.into(), Value::String(text.into()));
         }
     }
 }
@@ -188,10 +188,10 @@ pub(crate) fn insert_after(o: &mut Obj, after: &str, k: &str, v: Value) {
     }
     match o.keys().position(|x| x == after) {
         Some(i) => {
-            o.shift_insert(i + 1, k.to_string().into(), v);
+            o.shift_insert(i + 1, k.into(), v);
         }
         None => {
-            o.insert(k.to_string().into(), v);
+            o.insert(k.into(), v);
         }
     }
 }

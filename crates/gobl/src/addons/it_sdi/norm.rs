@@ -187,7 +187,7 @@ fn normalize_supplier(supplier: &mut Obj) {
         if let Some(Value::String(num)) = tel.get_mut("num")
             && let Some(rest) = num.strip_prefix("+39")
         {
-            *num = rest.to_string().into();
+            *num = rest.into();
         }
     }
 }
