@@ -70,23 +70,32 @@ pub struct Input<'a> {
     /// request's fingerprint, so that a full envelope's digest check does not canonicalise the
     /// document a second time.
     pub doc_digest: Option<String>,
+    /// Whether the text's numbers are all written as serde_json writes them (a bare
+    /// document's are then built as they are, without a walk to rewrite them).
+    pub numbers_normal: bool,
 }
 
 impl<'a> Input<'a> {
     /// Parses `text` under the depth limit.
     pub fn parse(text: &'a str, max_depth: usize) -> SiloResult<Input<'a>> {
+        let (value, numbers_normal) =
+            gobl::json::parse_noting_numbers(text, max_depth).map_err(not_acceptable)?;
         Ok(Input {
             text,
-            value: parse(text, max_depth)?,
+            value,
             doc_digest: None,
+            numbers_normal,
         })
     }
 }
 
 /// Parses JSON text under the depth limit; errors name `data`.
 pub fn parse(text: &str, max_depth: usize) -> SiloResult<Value> {
-    gobl::json::parse_with_limit(text, max_depth)
-        .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))
+    gobl::json::parse_with_limit(text, max_depth).map_err(not_acceptable)
+}
+
+fn not_acceptable(e: impl std::fmt::Display) -> SiloError {
+    SiloError::invalid("data", format!("not acceptable JSON: {e}"))
 }
 
 /// Prepares `text` (an envelope or a bare document) for storing under `id` (`None`: the
@@ -109,7 +118,7 @@ pub fn prepare(
     } else {
         check_schema("data.$schema", &schema)?;
         let id = id.unwrap_or_else(Uuid::now_v7);
-        let (env, faults) = build(id, input.value, allow_invalid)?;
+        let (env, faults) = build(id, input.value, input.numbers_normal, allow_invalid)?;
         (env, Some(faults))
     };
     // a built envelope is new text; a received one keeps its bytes unless folio signs it
@@ -211,10 +220,15 @@ fn check_schema(path: &str, schema: &str) -> SiloResult<()> {
 /// Builds a bare document as `folio gobl build` does: normalised, calculated, validated and
 /// enveloped under `id`. Returns the envelope and the validation faults, which are only
 /// accepted (and then returned) with `allow_invalid`; a calculation error is always refused.
-fn build(id: Uuid, mut input: Value, allow_invalid: bool) -> SiloResult<(Envelope, Vec<Fault>)> {
-    input
-        .normalize_numbers()
-        .map_err(|e| SiloError::invalid("data", format!("not acceptable JSON: {e}")))?;
+fn build(
+    id: Uuid,
+    mut input: Value,
+    numbers_normal: bool,
+    allow_invalid: bool,
+) -> SiloResult<(Envelope, Vec<Fault>)> {
+    if !numbers_normal {
+        input.normalize_numbers().map_err(not_acceptable)?;
+    }
     let opts = gobl::builder::BuildOptions {
         uuid: Some(id),
         skip_validation: false,

@@ -147,7 +147,7 @@ impl Combo {
             return self.write_members_only(o, places);
         }
         let text = |v: Option<&str>| v.map(|t| Value::String(t.into()));
-        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text().into()));
+        let percent = |p: Option<Percentage>| p.map(|p| Value::String(p.to_text()));
         set_member(o, "country", text(self.country.as_deref()));
         set_member(o, "key", text(self.key.as_deref()));
         set_member(o, "rate", text(self.rate.as_deref()));
@@ -190,7 +190,7 @@ impl Combo {
                     continue;
                 }
                 (None, t) => {
-                    o.shift_insert(at, k.into(), Value::String(t.to_text().into()));
+                    o.shift_insert(at, k.into(), Value::String(t.to_text()));
                     shift_places(&mut places, at.., |p| p + 1);
                     places[m] = Some(at);
                 }
@@ -342,16 +342,16 @@ impl Text<'_> {
             _ => false,
         };
         if !same {
-            *v = Value::String(self.to_text().into());
+            *v = Value::String(self.to_text());
         }
     }
 
-    /// The text as a `String` (empty for `Kept` and `None`).
-    fn to_text(self) -> String {
+    /// The text as a document's string (empty for `Kept` and `None`).
+    fn to_text(self) -> json::Text {
         match self {
-            Text::Str(Some(t)) => t.to_owned(),
+            Text::Str(Some(t)) => t.into(),
             Text::Percent(Some(p)) => p.to_text(),
-            _ => String::new(),
+            _ => json::Text::default(),
         }
     }
 }

@@ -208,7 +208,7 @@ fn set_adjustment_amount(o: &mut Obj, a: Amount) {
         } else {
             "reason"
         };
-        insert_after(o, after, "amount", Value::String(a.to_text().into()));
+        insert_after(o, after, "amount", Value::String(a.to_text()));
     }
 }
 
@@ -245,8 +245,8 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
             }
         }
         let after = if has(lo, "item") { "item" } else { "quantity" };
-        insert_after(lo, after, "sum", Value::String(sum.to_text().into()));
-        lo.insert("total".into(), Value::String(total.to_text().into()));
+        insert_after(lo, after, "sum", Value::String(sum.to_text()));
+        lo.insert("total".into(), Value::String(total.to_text()));
     }
     Ok(())
 }

@@ -205,7 +205,7 @@ fn rate_json(rt: &RateTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     }
     set_amount(&mut ro, "base", round(rt.base, ctx)?);
     if let Some(p) = rt.percent {
-        ro.insert("percent".into(), Value::String(p.to_text().into()));
+        ro.insert("percent".into(), Value::String(p.to_text()));
     }
     if let Some((sp, sa)) = rt.surcharge {
         ro.insert(
@@ -292,7 +292,7 @@ fn calculate_due_dates(pay: &mut Obj, payable: Amount, ctx: &Ctx) -> Result<(), 
             amt = pc.of(payable).map_err(num_err(&p))?;
         }
         let amt = amt.rescale(ctx.sub).map_err(num_err(&p))?;
-        insert_after(dobj, "date", "amount", Value::String(amt.to_text().into()));
+        insert_after(dobj, "date", "amount", Value::String(amt.to_text()));
     }
     Ok(())
 }

@@ -681,7 +681,7 @@ fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), Calc
                     .map_err(num_err(&dp))?,
                 None => pa,
             };
-            insert_after(o, "document", "payable", Value::String(pa.to_text().into()));
+            insert_after(o, "document", "payable", Value::String(pa.to_text()));
         }
     }
     for k in ["payable", "advances"] {
@@ -707,7 +707,7 @@ fn calculate_payment_line(o: &mut Obj, ctx: &PayCtx, p: &str) -> Result<(), Calc
         }
         let a = amount(o, "amount", p)?.unwrap_or(Amount::ZERO);
         due = due.sub(a).map_err(&e)?;
-        insert_after(o, "amount", "due", Value::String(due.to_text().into()));
+        insert_after(o, "amount", "due", Value::String(due.to_text()));
     } else if let Some(t) = o.get_mut("tax").and_then(Value::as_object_mut) {
         total::calculate(t, ctx.sub, ctx.precise, &format!("{p}.tax"))?;
     }

@@ -106,8 +106,8 @@ fn calculate_one(s: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<(Amount, u
     } else {
         "quantity"
     };
-    insert_after(s, after, "sum", Value::String(sum.to_text().into()));
-    s.insert("total".into(), Value::String(total.to_text().into()));
+    insert_after(s, after, "sum", Value::String(sum.to_text()));
+    s.insert("total".into(), Value::String(total.to_text()));
     Ok(Some((total, price_exp)))
 }
 

@@ -52,8 +52,7 @@ impl Value {
     pub fn normalize_numbers(&mut self) -> Result<(), ConversionError> {
         match self {
             Value::Number(n) => {
-                // digits alone (a non-negative integer within u64) are written back the same
-                if n.len() > 19 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                if !written_as_serde(n) {
                     let parsed: serde_json::Number =
                         n.parse().map_err(|_| ConversionError(n.to_string()))?;
                     *n = Text::from(parsed.to_string());
@@ -394,3 +393,10 @@ macro_rules! integer_to_value {
 }
 
 integer_to_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// Whether serde_json writes the number `literal` back as it is once read: digits alone (a
+/// non-negative integer within `u64`) are; others may not be (`1.50`, `1e2`, `-0`) and are
+/// rewritten by [`Value::normalize_numbers`].
+pub(super) fn written_as_serde(literal: &str) -> bool {
+    literal.len() <= 19 && literal.bytes().all(|b| b.is_ascii_digit())
+}

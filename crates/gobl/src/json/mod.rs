@@ -75,13 +75,22 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
 
 /// Parses `text` as one JSON value; arrays and objects may nest at most `max_depth` levels.
 pub fn parse_with_limit(text: &str, max_depth: usize) -> Result<Value, ParseError> {
-    Parser {
+    parse_noting_numbers(text, max_depth).map(|(value, _)| value)
+}
+
+/// [`parse_with_limit`], telling also whether every number of the text is already written as
+/// serde_json writes it (as most documents' are: they carry amounts as strings), in which case
+/// [`Value::normalize_numbers`] would change nothing and its walk of the tree can be skipped.
+pub fn parse_noting_numbers(text: &str, max_depth: usize) -> Result<(Value, bool), ParseError> {
+    let mut parser = Parser {
         src: text,
         bytes: text.as_bytes(),
         pos: 0,
         max_depth,
-    }
-    .parse_document()
+        numbers_normal: true,
+    };
+    let value = parser.parse_document()?;
+    Ok((value, parser.numbers_normal))
 }
 
 /// Parses UTF-8 bytes as one JSON value with the default depth limit.
@@ -115,14 +124,25 @@ fn error_at(src: &str, offset: usize, message: String) -> ParseError {
     }
 }
 
-/// A container under construction.
+/// A container under construction: where its items (or members) begin in the parser's shared
+/// lists. Each container's list is allocated once, at its exact size, when it closes, rather
+/// than grown (and moved) item by item as it is read.
 enum Frame {
-    Array(Vec<Value>),
+    Array {
+        start: usize,
+    },
     Object {
-        members: Vec<(Text, Value)>,
+        start: usize,
         key: Text,
         seen: Option<HashSet<Text>>,
     },
+}
+
+/// The items and members of the containers still open, innermost last.
+#[derive(Default)]
+struct Open {
+    items: Vec<Value>,
+    members: Vec<(Text, Value)>,
 }
 
 /// Objects with more members than this track keys in a hash set for the duplicate check.
@@ -133,6 +153,8 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     max_depth: usize,
+    /// Whether every number so far is written as serde_json writes it.
+    numbers_normal: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -160,7 +182,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_document(mut self) -> Result<Value, ParseError> {
+    fn parse_document(&mut self) -> Result<Value, ParseError> {
         let value = self.parse_value()?;
         self.skip_ws();
         if self.pos < self.bytes.len() {
@@ -172,6 +194,7 @@ impl<'a> Parser<'a> {
     /// Iterative value parser: containers live on an explicit stack.
     fn parse_value(&mut self) -> Result<Value, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
+        let mut open = Open::default();
         loop {
             // Parse one value start; containers push a frame and continue to their first item.
             self.skip_ws();
@@ -180,15 +203,16 @@ impl<'a> Parser<'a> {
                     if stack.len() >= self.max_depth {
                         return self.err(format!("nesting deeper than {} levels", self.max_depth));
                     }
-                    let open = self.bytes[self.pos];
+                    let open_byte = self.bytes[self.pos];
                     self.pos += 1;
                     self.skip_ws();
-                    if open == b'[' {
+                    if open_byte == b'[' {
                         if self.peek() == Some(b']') {
                             self.pos += 1;
                             Value::Array(Vec::new())
                         } else {
-                            stack.push(Frame::Array(Vec::new()));
+                            let start = open.items.len();
+                            stack.push(Frame::Array { start });
                             continue;
                         }
                     } else if self.peek() == Some(b'}') {
@@ -196,8 +220,9 @@ impl<'a> Parser<'a> {
                         Value::Object(Map::new())
                     } else {
                         let key = self.parse_key()?;
+                        let start = open.members.len();
                         stack.push(Frame::Object {
-                            members: Vec::new(),
+                            start,
                             key,
                             seen: None,
                         });
@@ -222,7 +247,7 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         true
                     }
-                    Some(b']') if matches!(frame, Frame::Array(_)) => {
+                    Some(b']') if matches!(frame, Frame::Array { .. }) => {
                         self.pos += 1;
                         false
                     }
@@ -232,23 +257,23 @@ impl<'a> Parser<'a> {
                     }
                     _ => {
                         return match frame {
-                            Frame::Array(_) => self.unexpected("',' or ']'"),
+                            Frame::Array { .. } => self.unexpected("',' or ']'"),
                             Frame::Object { .. } => self.unexpected("',' or '}'"),
                         };
                     }
                 };
                 match frame {
-                    Frame::Array(items) => items.push(value),
-                    Frame::Object { members, key, .. } => {
-                        members.push((std::mem::take(key), value));
+                    Frame::Array { .. } => open.items.push(value),
+                    Frame::Object { key, .. } => {
+                        open.members.push((std::mem::take(key), value));
                     }
                 }
                 if more {
-                    if let Frame::Object { members, key, seen } = frame {
+                    if let Frame::Object { start, key, seen } = frame {
                         self.skip_ws();
                         let key_pos = self.pos;
                         *key = self.parse_key()?;
-                        if is_duplicate(members, key, seen) {
+                        if is_duplicate(&open.members[*start..], key, seen) {
                             self.pos = key_pos;
                             return self.err(format!("duplicate object key {key:?}"));
                         }
@@ -256,8 +281,13 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 value = match stack.pop() {
-                    Some(Frame::Array(items)) => Value::Array(items),
-                    Some(Frame::Object { members, .. }) => Value::Object(Map::from_unique(members)),
+                    Some(Frame::Array { start }) => Value::Array(open.items.split_off(start)),
+                    Some(Frame::Object { start, .. }) => {
+                        // Room for the few members a build adds (a line's index, sum, total).
+                        let mut members = Vec::with_capacity(open.members.len() - start + 3);
+                        members.extend(open.members.drain(start..));
+                        Value::Object(Map::from_unique(members))
+                    }
                     None => unreachable!("stack checked non-empty above"),
                 };
             }
@@ -327,7 +357,9 @@ impl<'a> Parser<'a> {
                 return self.unexpected("a digit in the exponent");
             }
         }
-        Ok(Text::new(&self.src[start..self.pos]))
+        let literal = &self.src[start..self.pos];
+        self.numbers_normal &= access::written_as_serde(literal);
+        Ok(Text::new(literal))
     }
 
     fn parse_string(&mut self) -> Result<Text, ParseError> {
@@ -646,13 +678,35 @@ static NEEDS_ESCAPE: [bool; 256] = {
     t
 };
 
-/// Whether no byte of `bytes` needs escaping. Short texts (most keys and values) are looked
-/// up byte by byte; longer ones eight bytes at a time, the last few by lookup.
+/// Whether no byte of `bytes` needs escaping. Texts of 4 to 16 bytes (most keys, codes and
+/// amounts) are read as two overlapping words; longer ones eight bytes at a time.
 fn needs_no_escape(bytes: &[u8]) -> bool {
-    if bytes.len() < 16 {
-        return !bytes.iter().any(|&b| NEEDS_ESCAPE[usize::from(b)]);
+    let n = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            bytes[at..at + 4].try_into().unwrap_or_default(),
+        ))
+    };
+    match n {
+        0..4 => !bytes.iter().any(|&b| NEEDS_ESCAPE[usize::from(b)]),
+        4..8 => !word_needs_escape(half(0) | half(n - 4) << 32),
+        8..=16 => !(word_needs_escape(word(0)) || word_needs_escape(word(n - 8))),
+        _ => find_escape(bytes).is_none(),
     }
-    find_escape(bytes).is_none()
+}
+
+/// Whether a byte of the eight in `x` needs escaping.
+fn word_needs_escape(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Nonzero iff a byte of `x` is below `n` (`n` ≤ 0x80): the classic "has less" test.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    // A byte equal to `c` is a zero byte of `x ^ c…c`, i.e. below 1.
+    (below(x, 0x20)
+        | below(x ^ (ONES * u64::from(b'"')), 1)
+        | below(x ^ (ONES * u64::from(b'\\')), 1))
+        != 0
 }
 
 /// `s` with its escapes, between the quotes: the runs between escaped bytes copied whole.
@@ -671,18 +725,9 @@ fn write_escaped(out: &mut String, s: &str) {
 /// The first byte of `bytes` that needs escaping: eight bytes are checked at once (most text
 /// has none), the last few and a matching eight one by one.
 fn find_escape(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Nonzero iff a byte of `x` is below `n` (`n` ≤ 0x80): the classic "has less" test.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     let mut at = 0;
     for chunk in bytes.chunks_exact(8) {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        // A byte equal to `c` is a zero byte of `x ^ c…c`, i.e. below 1.
-        let hit = below(x, 0x20)
-            | below(x ^ (ONES * u64::from(b'"')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1);
-        if hit != 0 {
+        if word_needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
             break;
         }
         at += 8;
@@ -955,10 +1000,16 @@ mod tests {
             "-9223372036854775809",
             "123456789012345678901234567890.5",
         ] {
-            let mut ours = parse(&format!("[{lit}]")).unwrap();
+            let text = format!("[{lit}]");
+            let (mut ours, normal) = parse_noting_numbers(&text, DEFAULT_MAX_DEPTH).unwrap();
             ours.normalize_numbers().unwrap();
-            let theirs: serde_json::Value = serde_json::from_str(&format!("[{lit}]")).unwrap();
+            let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
             assert_eq!(ours.to_json_string(), theirs.to_string(), "{lit}");
+            // a text said to need no rewriting is written back as it was
+            if normal {
+                assert_eq!(ours.to_json_string(), text, "{lit}");
+            }
+            assert_eq!(normal, ["0", "7"].contains(&lit), "{lit}");
         }
         let mut beyond = parse("[1e400]").unwrap();
         assert!(beyond.normalize_numbers().is_err());

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{MAX_DIGITS, NumError, NumText, div_round, fit, pow10};
+use crate::json::Text;
 
 /// A fixed-point decimal: `value × 10^-exp`. `"90.00"` is `Amount { value: 9000, exp: 2 }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -293,11 +294,11 @@ impl Amount {
         })
     }
 
-    /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
-    pub fn to_text(&self) -> String {
+    /// The [`Display`](fmt::Display) text as a document's string (inline up to 24 bytes).
+    pub fn to_text(&self) -> Text {
         match self.text() {
             Some(t) => t.to_text(),
-            None => self.to_string(),
+            None => Text::from(self.to_string()),
         }
     }
 }

@@ -11,6 +11,8 @@ mod percentage;
 pub use amount::Amount;
 pub use percentage::Percentage;
 
+use crate::json::Text;
+
 /// The text of an amount or a percentage, written on the stack: it can be compared with the
 /// text already in a document, or copied into a `String` of exactly its length, without the
 /// formatting machinery (amounts are written for every line of every invoice).
@@ -33,12 +35,10 @@ impl NumText {
         s.as_bytes() == self.bytes()
     }
 
-    /// The text as a `String` allocated once, at its length. Its bytes are ASCII, so they
-    /// are copied as they are, without the check of a `str` made from bytes.
-    pub fn to_text(&self) -> String {
-        let mut s = String::with_capacity(self.end - self.start);
-        s.extend(self.bytes().iter().map(|&b| char::from(b)));
-        s
+    /// The text as a document's string: held inline (no allocation) up to 24 bytes, as
+    /// nearly every amount is.
+    pub fn to_text(&self) -> Text {
+        Text::new(self.as_str())
     }
 
     /// Only ASCII digits, '.', '-' and '%' are written.

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Amount, NumError, NumText};
+use crate::json::Text;
 
 /// A percentage stored as its fraction: `"21%"` is 0.21 (exp 2), `"21.0%"` is 0.210 (exp 3),
 /// and each prints back exactly as parsed.
@@ -126,11 +127,11 @@ impl Percentage {
         self.percent_amount().ok()?.text()?.push(b'%')
     }
 
-    /// The [`Display`](fmt::Display) text as a `String` allocated once, at its length.
-    pub fn to_text(&self) -> String {
+    /// The [`Display`](fmt::Display) text as a document's string (inline up to 24 bytes).
+    pub fn to_text(&self) -> Text {
         match self.text() {
             Some(t) => t.to_text(),
-            None => self.to_string(),
+            None => Text::from(self.to_string()),
         }
     }
 }
