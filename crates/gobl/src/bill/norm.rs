@@ -399,13 +399,17 @@ fn clean_tree(v: &mut Value, drop: bool, nested: bool) {
             if named.has(Named::INBOXES) {
                 normalize_inboxes(o);
             }
-            for (_, x) in o.iter_mut() {
+            // (only objects and arrays hold anything to clean)
+            for (_, x) in o.iter_mut().filter(|(_, x)| x.is_object() || x.is_array()) {
                 clean_tree(x, drop, true);
             }
             // (What the walk of the members changes holds no array, so none is left empty
             // that `drop_empty_members` kept.)
         }
-        Value::Array(a) => a.iter_mut().for_each(|x| clean_tree(x, drop, true)),
+        Value::Array(a) => a
+            .iter_mut()
+            .filter(|x| x.is_object() || x.is_array())
+            .for_each(|x| clean_tree(x, drop, true)),
         _ => {}
     }
 }
