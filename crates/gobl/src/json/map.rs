@@ -260,12 +260,33 @@ pub type Iter<'a> = std::iter::Map<
     fn(&'a (Text, Value)) -> (&'a Text, &'a Value),
 >;
 
-/// Whether `k` is `key`, compared byte by byte: keys are short and most differ in their length
-/// or first byte, which a call to `memcmp` for each would cost more than.
+/// Whether `k` is `key` (see [`same_bytes`]).
 #[inline(always)]
 fn same(k: &Text, key: &[u8]) -> bool {
-    let k = k.as_bytes();
-    k.len() == key.len() && k.iter().zip(key).all(|(a, b)| a == b)
+    same_bytes(k.as_bytes(), key)
+}
+
+/// Whether `a` and `b` are the same bytes. Keys and codes are short: up to 16 bytes they are
+/// compared as two overlapping words (or, below four, byte by byte), not by a call to
+/// `memcmp`, which costs more than the comparison (it was 6% of an invoice build's time).
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word =
+        |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
+    let half =
+        |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default());
+    match n {
+        0 => true,
+        // the first, middle and last bytes are all of them
+        1..4 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 /// The keys of a [`Map`], in order.
@@ -464,5 +485,22 @@ impl std::ops::IndexMut<&str> for Map {
     fn index_mut(&mut self, key: &str) -> &mut Value {
         self.get_mut(key)
             .expect("no member of that name in the map")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn same_bytes_is_equality() {
+        for len in 0..24 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + i as u8).collect();
+            assert!(super::same_bytes(&a, &a.clone()), "{len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!super::same_bytes(&a, &b), "{len} {at}");
+            }
+            assert!(!super::same_bytes(&a, &a[..len.saturating_sub(1)]) || len == 0);
+        }
     }
 }

@@ -19,7 +19,7 @@ use std::fmt;
 pub mod access;
 mod de;
 mod macros;
-mod map;
+pub(crate) mod map;
 
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
 
