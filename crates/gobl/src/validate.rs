@@ -3,7 +3,7 @@
 
 use std::fmt::Display;
 
-use crate::json::map::same_bytes;
+use crate::json::map::same_members;
 use crate::json::{Map, Value};
 
 use crate::bill::val::{field, get};
@@ -495,21 +495,6 @@ impl Validator {
             );
         }
     }
-}
-
-/// Whether two objects have the same members in the same order (a cheaper test than the
-/// map's own equality, which looks every key up); keys and texts are compared without calls
-/// to `memcmp` (see [`same_bytes`]).
-fn same_members(a: &Map, b: &Map) -> bool {
-    let same_text = |x: &str, y: &str| same_bytes(x.as_bytes(), y.as_bytes());
-    a.len() == b.len()
-        && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
-            same_text(ka, kb)
-                && match (va, vb) {
-                    (Value::String(x), Value::String(y)) => same_text(x, y),
-                    _ => va == vb,
-                }
-        })
 }
 
 #[cfg(test)]

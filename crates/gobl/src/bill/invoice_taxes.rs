@@ -12,6 +12,7 @@ use super::combo::Combo;
 use super::invoice_ctx::Ctx;
 use super::invoice_lines::LineCalc;
 use super::val::{Obj, field, field_mut, get, get_mut, num_err};
+use crate::json::map::same_members;
 use crate::num::{Amount, Percentage};
 use crate::tax::RegimeDef;
 
@@ -42,6 +43,10 @@ pub(super) struct TaxLine {
 pub(super) struct TaxLines {
     lines: Vec<TaxLine>,
     combos: Vec<(Combo, ComboAt)>,
+    /// For each combo, the earlier one whose members are the same, if any: it is resolved
+    /// and written as that one was (a combo's resolution reads only its own members and the
+    /// document's regime and date), so lines' few distinct combos are worked out once each.
+    same_as: Vec<Option<usize>>,
     /// The distinct `ext` maps of the combos, which share them.
     exts: Vec<Rc<Value>>,
 }
@@ -89,31 +94,47 @@ pub(super) fn read_tax_lines(
     let mut tls = TaxLines {
         lines: Vec::with_capacity(lines.len() + discounts.len() + charges.len()),
         combos: Vec::with_capacity(lines.len()),
+        same_as: Vec::with_capacity(lines.len()),
         exts: Vec::new(),
+    };
+    let mut read = ReadCombos {
+        regime,
+        distinct: Vec::new(),
     };
     for (i, lc) in lines.iter().enumerate() {
         if let Some(lc) = lc {
-            read_tax_line(&mut tls, doc, regime, "lines", i, lc.total)?;
+            read_tax_line(&mut tls, &mut read, doc, "lines", i, lc.total)?;
         }
     }
     for (i, d) in discounts.iter().enumerate() {
         if let Some(d) = d {
             let total = d.negate().map_err(num_err("doc.discounts"))?;
-            read_tax_line(&mut tls, doc, regime, "discounts", i, total)?;
+            read_tax_line(&mut tls, &mut read, doc, "discounts", i, total)?;
         }
     }
     for (i, c) in charges.iter().enumerate() {
         if let Some(c) = c {
-            read_tax_line(&mut tls, doc, regime, "charges", i, *c)?;
+            read_tax_line(&mut tls, &mut read, doc, "charges", i, *c)?;
         }
     }
     Ok(tls)
 }
 
-fn read_tax_line(
-    tls: &mut TaxLines,
-    doc: &Obj,
+/// What reading the combos needs: the regime, and the distinct combos read so far (their
+/// objects and places in [`TaxLines::combos`]).
+struct ReadCombos<'d> {
     regime: Option<&'static RegimeDef>,
+    distinct: Vec<(&'d Obj, usize)>,
+}
+
+/// The distinct combos looked through for a combo's twin; a document with more (each line
+/// its own `ext`, say) has the rest read one by one.
+const DISTINCT_COMBOS: usize = 16;
+
+fn read_tax_line<'d>(
+    tls: &mut TaxLines,
+    read: &mut ReadCombos<'d>,
+    doc: &'d Obj,
     arr: &'static str,
     i: usize,
     total: Amount,
@@ -128,8 +149,19 @@ fn read_tax_line(
         for (j, t) in taxes.iter().enumerate() {
             let Some(o) = t.as_object() else { continue };
             let p = ComboAt { arr, i, j };
-            let c = Combo::read_sharing(o, regime, p, &mut tls.exts)?;
+            let twin = read.distinct.iter().find(|(d, _)| same_members(d, o));
+            let (c, same_as) = match twin {
+                Some(&(_, k)) => (tls.combos[k].0.clone(), Some(k)),
+                None => {
+                    let c = Combo::read_sharing(o, read.regime, p, &mut tls.exts)?;
+                    if read.distinct.len() < DISTINCT_COMBOS {
+                        read.distinct.push((o, tls.combos.len()));
+                    }
+                    (c, None)
+                }
+            };
             tls.combos.push((c, p));
+            tls.same_as.push(same_as);
         }
     }
     tls.lines.push(TaxLine {
@@ -149,18 +181,31 @@ pub(super) fn resolve_combos(
 ) -> Result<(), CalcError> {
     let zero = ctx.zero();
     for tl in tls.lines.iter_mut() {
-        for (c, p) in tls.combos[tl.combos.clone()].iter_mut() {
-            c.calculate(ctx.regime, ctx.date, *p)?;
-            tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(*p))?;
+        for k in tl.combos.clone() {
+            // a twin comes after the combo it repeats, which is resolved by now
+            match tls.same_as[k] {
+                Some(first) => tls.combos[k].0 = tls.combos[first].0.clone(),
+                None => {
+                    let (c, p) = &mut tls.combos[k];
+                    c.calculate(ctx.regime, ctx.date, *p)?;
+                }
+            }
+            let p = tls.combos[k].1;
+            tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(p))?;
         }
     }
+    // The written objects of the combos that have twins, copied into the twins' places.
+    let mut written: Vec<Option<Obj>> = vec![None; tls.combos.len()];
+    for &first in tls.same_as.iter().flatten() {
+        written[first] = Some(Obj::new());
+    }
     for tl in tls.lines.iter() {
-        write_combos(doc, tl, &tls.combos[tl.combos.clone()]);
+        write_combos(doc, tl, tls, &mut written);
     }
     Ok(())
 }
 
-fn write_combos(doc: &mut Obj, tl: &TaxLine, combos: &[(Combo, ComboAt)]) {
+fn write_combos(doc: &mut Obj, tl: &TaxLine, tls: &TaxLines, written: &mut [Option<Obj>]) {
     let (arr, i) = tl.owner;
     let Some(taxes) = get_mut(doc, arr)
         .and_then(Value::as_array_mut)
@@ -170,13 +215,26 @@ fn write_combos(doc: &mut Obj, tl: &TaxLine, combos: &[(Combo, ComboAt)]) {
     else {
         return;
     };
-    let mut j = 0;
+    let mut k = tl.combos.start;
     for t in taxes.iter_mut() {
         if let Some(o) = t.as_object_mut() {
-            if let Some((c, _)) = combos.get(j) {
-                c.write(o);
+            if !tl.combos.contains(&k) {
+                break;
             }
-            j += 1;
+            match tls.same_as[k] {
+                Some(first) => {
+                    if let Some(w) = &written[first] {
+                        o.clone_from(w);
+                    }
+                }
+                None => {
+                    tls.combos[k].0.write(o);
+                    if let Some(w) = &mut written[k] {
+                        w.clone_from(o);
+                    }
+                }
+            }
+            k += 1;
         }
     }
 }
