@@ -194,10 +194,12 @@ pub(super) fn resolve_combos(
             tl.total = tl.total.rescale_up(zero.exp() + 2).map_err(num_err(p))?;
         }
     }
-    // The written objects of the combos that have twins, copied into the twins' places.
-    let mut written: Vec<Option<Obj>> = vec![None; tls.combos.len()];
+    // The written objects of the combos that have twins (a few), copied into the twins'.
+    let mut written: Vec<(usize, Obj)> = Vec::new();
     for &first in tls.same_as.iter().flatten() {
-        written[first] = Some(Obj::new());
+        if !written.iter().any(|(k, _)| *k == first) {
+            written.push((first, Obj::new()));
+        }
     }
     for tl in tls.lines.iter() {
         write_combos(doc, tl, tls, &mut written);
@@ -205,7 +207,7 @@ pub(super) fn resolve_combos(
     Ok(())
 }
 
-fn write_combos(doc: &mut Obj, tl: &TaxLine, tls: &TaxLines, written: &mut [Option<Obj>]) {
+fn write_combos(doc: &mut Obj, tl: &TaxLine, tls: &TaxLines, written: &mut [(usize, Obj)]) {
     let (arr, i) = tl.owner;
     let Some(taxes) = get_mut(doc, arr)
         .and_then(Value::as_array_mut)
@@ -221,18 +223,15 @@ fn write_combos(doc: &mut Obj, tl: &TaxLine, tls: &TaxLines, written: &mut [Opti
             if !tl.combos.contains(&k) {
                 break;
             }
-            match tls.same_as[k] {
-                Some(first) => {
-                    if let Some(w) = &written[first] {
-                        o.clone_from(w);
-                    }
-                }
-                None => {
+            let first = tls.same_as[k].unwrap_or(k);
+            let copy = written.iter_mut().find(|(f, _)| *f == first);
+            match (tls.same_as[k], copy) {
+                (Some(_), Some((_, w))) => o.clone_from(w),
+                (None, Some((_, w))) => {
                     tls.combos[k].0.write(o);
-                    if let Some(w) = &mut written[k] {
-                        w.clone_from(o);
-                    }
+                    w.clone_from(o);
                 }
+                _ => tls.combos[k].0.write(o),
             }
             k += 1;
         }

@@ -295,13 +295,16 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 pub(crate) fn same_members(a: &Map, b: &Map) -> bool {
     let same_text = |x: &str, y: &str| same_bytes(x.as_bytes(), y.as_bytes());
     a.len() == b.len()
-        && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
-            same_text(ka, kb)
-                && match (va, vb) {
-                    (Value::String(x), Value::String(y)) => same_text(x, y),
-                    _ => va == vb,
-                }
-        })
+        && a.members
+            .iter()
+            .zip(&b.members)
+            .all(|((ka, va), (kb, vb))| {
+                same_text(ka, kb)
+                    && match (va, vb) {
+                        (Value::String(x), Value::String(y)) => same_text(x, y),
+                        _ => va == vb,
+                    }
+            })
 }
 
 /// The keys of a [`Map`], in order.
