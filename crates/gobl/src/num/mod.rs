@@ -71,15 +71,41 @@ pub enum NumError {
     DivisionByZero,
 }
 
-/// `10^exp` as an `i128`, or overflow beyond 10^38.
+/// 10^0 to 10^38: every power of ten an `i128` holds.
+const POW10: [i128; 39] = {
+    let mut t = [1i128; 39];
+    let mut i = 1;
+    while i < t.len() {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// `10^exp` as an `i128`, or overflow beyond 10^38 (looked up: amounts are rescaled in every
+/// step of a calculation).
 pub(crate) fn pow10(exp: u32) -> Result<i128, NumError> {
-    10i128.checked_pow(exp).ok_or(NumError::Overflow)
+    POW10.get(exp as usize).copied().ok_or(NumError::Overflow)
 }
 
 /// Integer division rounding half away from zero.
 pub(crate) fn div_round(num: i128, den: i128) -> Result<i128, NumError> {
     if den == 0 {
         return Err(NumError::DivisionByZero);
+    }
+    // Nearly always both fit 64 bits, whose division is a machine instruction (128-bit
+    // division is a library call several times its cost); the result is the same.
+    if let (Ok(n), Ok(d)) = (i64::try_from(num), i64::try_from(den))
+        && d > 0
+    {
+        let (q, r) = (n / d, n % d);
+        // |r| < d, so 2|r| fits a u64; with d ≥ 2, |q| ≤ |n| / 2 and q ± 1 cannot overflow
+        let away = r.unsigned_abs() * 2 >= d.unsigned_abs();
+        return Ok(i128::from(match (away, n < 0) {
+            (false, _) => q,
+            (true, true) => q - 1,
+            (true, false) => q + 1,
+        }));
     }
     let (n, d) = if den < 0 {
         (num.checked_neg().ok_or(NumError::Overflow)?, -den)
@@ -100,4 +126,49 @@ pub(crate) fn div_round(num: i128, den: i128) -> Result<i128, NumError> {
 /// Narrow an `i128` to `i64`, or report overflow.
 pub(crate) fn fit(v: i128) -> Result<i64, NumError> {
     i64::try_from(v).map_err(|_| NumError::Overflow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Division rounding half away from zero, in 128 bits throughout.
+    fn wide(num: i128, den: i128) -> i128 {
+        let (n, d) = if den < 0 { (-num, -den) } else { (num, den) };
+        let (q, r) = (n / d, n % d);
+        match (r.abs() * 2 >= d, n < 0) {
+            (false, _) => q,
+            (true, true) => q - 1,
+            (true, false) => q + 1,
+        }
+    }
+
+    #[test]
+    fn division_rounds_half_away_from_zero_in_either_width() {
+        let nums = [
+            0,
+            1,
+            -1,
+            5,
+            -5,
+            15,
+            -15,
+            149,
+            150,
+            -150,
+            151,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::from(i64::MAX) * 1000 + 499,
+        ];
+        let dens = [1, 2, 3, 10, 100, -10, i128::from(i64::MAX), 10i128.pow(20)];
+        for n in nums {
+            for d in dens {
+                assert_eq!(div_round(n, d), Ok(wide(n, d)), "{n} / {d}");
+            }
+        }
+        assert_eq!(div_round(1, 0), Err(NumError::DivisionByZero));
+        assert_eq!(pow10(38), Ok(10i128.pow(38)));
+        assert_eq!(pow10(39), Err(NumError::Overflow));
+    }
 }
