@@ -6,7 +6,9 @@ use crate::json::Value;
 use super::CalcError;
 use super::invoice_ctx::{Ctx, Rounding};
 use super::line_amounts::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
-use super::val::{Obj, amount, get, get_mut, has, insert_after, num_err, percent, set_amount};
+use super::val::{
+    Obj, amount, amount_of, get, get_mut, has, insert_after, num_err, percent, set_amount,
+};
 use crate::fault::Path;
 use crate::num::Amount;
 
@@ -34,8 +36,9 @@ pub(super) fn calculate_lines(
                 line_calcs.push(None);
                 continue;
             };
-            set_index(lo, "i", i + 1);
-            line_calcs.push(calculate_line(lo, ctx, base.item(i))?);
+            let mut places = LinePlaces::of(lo);
+            places.set_index(lo, i + 1);
+            line_calcs.push(calculate_line(lo, &places, ctx, base.item(i))?);
         }
     }
     Ok(line_calcs)
@@ -61,14 +64,24 @@ fn set_index(o: &mut Obj, k: &str, i: usize) {
     }
 }
 
-/// A line's sum (price × quantity), its discounts and charges, and its total.
-fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>, CalcError> {
-    let quantity = amount(l, "quantity", path)?.unwrap_or(Amount::ZERO);
-    if !has(l, "item") {
+/// A line's sum (price × quantity), its discounts and charges, and its total; its members
+/// are at `places`.
+fn calculate_line(
+    l: &mut Obj,
+    places: &LinePlaces,
+    ctx: &Ctx,
+    path: Path,
+) -> Result<Option<LineCalc>, CalcError> {
+    let quantity = places.quantity.and_then(|at| l.value_at(at));
+    let quantity = amount_of(quantity, "quantity", path)?.unwrap_or(Amount::ZERO);
+    if places.item.is_none() {
         return Ok(None);
     }
-    super::sublines::calculate(l, ctx, path)?;
-    let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) else {
+    if places.sublines {
+        super::sublines::calculate(l, ctx, path)?;
+    }
+    let item = places.item.and_then(|at| l.value_at_mut(at));
+    let Some(item) = item.and_then(Value::as_object_mut) else {
         return Ok(None);
     };
     if get(item, "price").is_none_or(|v| v.is_null()) {
@@ -88,7 +101,8 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>
     let sum = ctx.apply(price.mul(quantity).map_err(&e)?).map_err(&e)?;
     let mut total = sum;
     let mut discounts = Vec::new();
-    if let Some(ds) = get_mut(l, "discounts").and_then(Value::as_array_mut) {
+    let ds = places.discounts.and_then(|at| l.value_at_mut(at));
+    if let Some(ds) = ds.and_then(Value::as_array_mut) {
         let base = path.member("discounts");
         for (i, d) in ds.iter_mut().enumerate() {
             let Some(dobj) = d.as_object_mut() else {
@@ -100,7 +114,8 @@ fn calculate_line(l: &mut Obj, ctx: &Ctx, path: Path) -> Result<Option<LineCalc>
         }
     }
     let mut charges = Vec::new();
-    if let Some(cs) = get_mut(l, "charges").and_then(Value::as_array_mut) {
+    let cs = places.charges.and_then(|at| l.value_at_mut(at));
+    if let Some(cs) = cs.and_then(Value::as_array_mut) {
         let base = path.member("charges");
         for (i, c) in cs.iter_mut().enumerate() {
             let Some(cobj) = c.as_object_mut() else {
@@ -224,29 +239,96 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
         };
         let e = num_err(base.item(i));
         let pe = lc.price_exp;
-        super::sublines::round(lo, pe, base.item(i))?;
+        let places = LinePlaces::of(lo);
+        if places.sublines {
+            super::sublines::round(lo, pe, base.item(i))?;
+        }
         let sum = lc.sum.rescale_down(pe).map_err(&e)?;
         let total = lc.total.rescale_down(pe).map_err(&e)?;
-        for (arr, vals) in [("discounts", &lc.discounts), ("charges", &lc.charges)] {
-            if let Some(list) = get_mut(lo, arr).and_then(Value::as_array_mut) {
-                for (d, a) in list.iter_mut().zip(vals.iter()) {
-                    if let Some(dobj) = d.as_object_mut() {
-                        set_adjustment_amount(dobj, a.rescale_down(pe).map_err(&e)?);
-                    }
+        for (at, vals) in [
+            (places.discounts, &lc.discounts),
+            (places.charges, &lc.charges),
+        ] {
+            let list = at.and_then(|at| lo.value_at_mut(at));
+            for (d, a) in list
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+                .zip(vals)
+            {
+                if let Some(dobj) = d.as_object_mut() {
+                    set_adjustment_amount(dobj, a.rescale_down(pe).map_err(&e)?);
                 }
             }
         }
         // Keep GOBL's order: i, quantity, item, sum, discounts, charges, taxes, total. An
         // input's own `sum` and `total` go (the map fills a removed member's place with its
         // last one); the sum follows the item, the total comes last.
-        for k in ["sum", "total"] {
-            if has(lo, k) {
+        let (sum, total) = (Value::String(sum.to_text()), Value::String(total.to_text()));
+        if places.sum_or_total {
+            for k in ["sum", "total"] {
                 lo.remove(k);
             }
+            let after = if has(lo, "item") { "item" } else { "quantity" };
+            insert_after(lo, after, "sum", sum);
+        } else {
+            let at = places.item.or(places.quantity).map_or(lo.len(), |i| i + 1);
+            lo.insert_absent(at, "sum".into(), sum);
         }
-        let after = if has(lo, "item") { "item" } else { "quantity" };
-        insert_after(lo, after, "sum", Value::String(sum.to_text()));
-        lo.insert("total".into(), Value::String(total.to_text()));
+        lo.insert_absent(lo.len(), "total".into(), total);
     }
     Ok(())
+}
+
+/// Where the members a line's write reads or moves are, found in one pass over its members
+/// (rather than one look-up of each, most of which find nothing).
+#[derive(Default)]
+struct LinePlaces {
+    i: Option<usize>,
+    item: Option<usize>,
+    quantity: Option<usize>,
+    discounts: Option<usize>,
+    charges: Option<usize>,
+    /// An input `sum` or `total`, which the write replaces.
+    sum_or_total: bool,
+    /// A `breakdown` or `substituted`, whose sub-lines are rounded too.
+    sublines: bool,
+}
+
+impl LinePlaces {
+    fn of(line: &Obj) -> LinePlaces {
+        let mut p = LinePlaces::default();
+        for (i, k) in line.keys().enumerate() {
+            match k.as_str() {
+                "i" => p.i = Some(i),
+                "item" => p.item = Some(i),
+                "quantity" => p.quantity = Some(i),
+                "discounts" => p.discounts = Some(i),
+                "charges" => p.charges = Some(i),
+                "sum" | "total" => p.sum_or_total = true,
+                "breakdown" | "substituted" => p.sublines = true,
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// Number the line: its `i` set in place, or inserted first (the others move one on).
+    fn set_index(&mut self, line: &mut Obj, index: usize) {
+        if let Some(v) = self.i.and_then(|at| line.value_at_mut(at)) {
+            *v = Value::from(index);
+            return;
+        }
+        line.insert_absent(0, "i".into(), Value::from(index));
+        let places = [
+            &mut self.item,
+            &mut self.quantity,
+            &mut self.discounts,
+            &mut self.charges,
+        ];
+        for at in places.into_iter().flatten() {
+            *at += 1;
+        }
+        self.i = Some(0);
+    }
 }

@@ -102,7 +102,16 @@ pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
 
 /// Read an optional amount at `o[k]`.
 pub(crate) fn amount(o: &Obj, k: &str, path: impl Display) -> Result<Option<Amount>, CalcError> {
-    match get(o, k) {
+    amount_of(get(o, k), k, path)
+}
+
+/// [`amount`] of a member already found (`v`, named `k`).
+pub(crate) fn amount_of(
+    v: Option<&Value>,
+    k: &str,
+    path: impl Display,
+) -> Result<Option<Amount>, CalcError> {
+    match v {
         None | Some(Value::Null) => Ok(None),
         Some(v) => {
             let t = num_text(v)

@@ -117,6 +117,28 @@ impl Map {
         }
     }
 
+    /// Inserts at `at` a member whose key the caller knows is not in the map (found absent in
+    /// its own pass over the members), without looking for it again.
+    pub(crate) fn insert_absent(&mut self, at: usize, key: Text, value: Value) {
+        debug_assert!(self.position(&key).is_none(), "{key} is in the map");
+        if at >= self.members.len() {
+            self.push(key, value);
+        } else {
+            self.members.insert(at, (key, value));
+            self.reindex();
+        }
+    }
+
+    /// The value at position `i`.
+    pub(crate) fn value_at(&self, i: usize) -> Option<&Value> {
+        self.members.get(i).map(|(_, v)| v)
+    }
+
+    /// The value at position `i`, mutable.
+    pub(crate) fn value_at_mut(&mut self, i: usize) -> Option<&mut Value> {
+        self.members.get_mut(i).map(|(_, v)| v)
+    }
+
     /// Appends a member whose key is not in the map.
     fn push(&mut self, key: Text, value: Value) {
         if let Some(index) = &mut self.index {
