@@ -283,10 +283,7 @@ impl<'a> Parser<'a> {
                 value = match stack.pop() {
                     Some(Frame::Array { start }) => Value::Array(open.items.split_off(start)),
                     Some(Frame::Object { start, .. }) => {
-                        // Room for the few members a build adds (a line's index, sum, total).
-                        let mut members = Vec::with_capacity(open.members.len() - start + 3);
-                        members.extend(open.members.drain(start..));
-                        Value::Object(Map::from_unique(members))
+                        Value::Object(Map::from_unique(open.members.split_off(start)))
                     }
                     None => unreachable!("stack checked non-empty above"),
                 };
@@ -710,6 +707,9 @@ fn word_needs_escape(x: u64) -> bool {
 }
 
 /// `s` with its escapes, between the quotes: the runs between escaped bytes copied whole.
+/// Out of line: few texts need it, and [`write_json_string`]'s common path stays small.
+#[cold]
+#[inline(never)]
 fn write_escaped(out: &mut String, s: &str) {
     let mut start = 0;
     for (i, &b) in s.as_bytes().iter().enumerate() {
