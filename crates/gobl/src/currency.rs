@@ -21,26 +21,21 @@ const SUBUNITS: &[(u32, &str)] = &[
 
 /// The number of decimals of a currency (`EUR` → 2, `JPY` → 0), or `None` if unknown.
 pub fn subunits(code: &str) -> Option<u32> {
-    if code.len() < 3 || code.contains(' ') {
-        return None;
-    }
-    SUBUNITS
-        .iter()
-        .find(|(_, list)| lists(list, code))
-        .map(|(s, _)| *s)
+    let codes = CODES.get_or_init(|| {
+        let mut codes: Vec<(&str, u32)> = SUBUNITS
+            .iter()
+            .flat_map(|(s, list)| list.split(' ').map(move |c| (c, *s)))
+            .collect();
+        codes.sort_unstable();
+        codes
+    });
+    let at = codes.binary_search_by(|(c, _)| (*c).cmp(code)).ok()?;
+    Some(codes[at].1)
 }
 
-/// Whether the space-separated `list` holds `code`: a quick search for the text first (most
-/// lists do not hold it), then a check that a match is a whole code. Splitting the list to
-/// compare code by code cost a search call per code, and a build looks its currency up thrice.
-fn lists(list: &str, code: &str) -> bool {
-    let bytes = list.as_bytes();
-    let whole = |(i, _): (usize, &str)| {
-        let end = i + code.len();
-        (i == 0 || bytes[i - 1] == b' ') && (end == bytes.len() || bytes[end] == b' ')
-    };
-    list.contains(code) && list.match_indices(code).any(whole)
-}
+/// [`SUBUNITS`] as one list sorted by code, made on first use: a build looks its currency up
+/// several times, and a search through the lists' text cost more than the rest of a line.
+static CODES: std::sync::OnceLock<Vec<(&str, u32)>> = std::sync::OnceLock::new();
 
 /// Whether the currency code is known.
 pub fn is_known(code: &str) -> bool {
@@ -88,6 +83,14 @@ mod tests {
         assert_eq!(subunits("CLF"), Some(4));
         assert_eq!(subunits("BTC"), Some(8));
         assert_eq!(subunits("XXX"), None);
+        assert_eq!(subunits("EU"), None);
+        assert_eq!(subunits("EUR USD"), None);
+        // every code is in one list only, so the sorted lookup answers as the lists do
+        let mut all: Vec<&str> = SUBUNITS.iter().flat_map(|(_, l)| l.split(' ')).collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
         assert_eq!(subunits("USDC"), Some(2));
         assert_eq!(subunits("USDX"), None);
         assert_eq!(subunits("XPT"), Some(0));
