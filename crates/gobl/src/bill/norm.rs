@@ -15,22 +15,29 @@ use crate::num::Amount;
 /// Normalise a tax identity code: upper-case, keep only `A-Z 0-9 Ñ &`, and strip the
 /// country prefix (or any of `alt` prefixes).
 pub fn normalize_tax_id_code(code: &str, country: &str, alt: &[&str]) -> String {
-    let up = code.to_uppercase();
-    let mut c: String = up
-        .chars()
-        .filter(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || *ch == 'Ñ' || *ch == '&')
-        .collect();
+    // Most codes are clean already (capitals and digits): only their prefix can go.
+    let cleaned;
+    let mut c = if code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
+        code
+    } else {
+        cleaned = code
+            .to_uppercase()
+            .chars()
+            .filter(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || *ch == 'Ñ' || *ch == '&')
+            .collect::<String>();
+        &cleaned
+    };
     if !country.is_empty()
         && let Some(rest) = c.strip_prefix(country)
     {
-        c = rest.to_string();
+        c = rest;
     }
     for a in alt {
         if let Some(rest) = c.strip_prefix(a) {
-            c = rest.to_string();
+            c = rest;
         }
     }
-    c
+    c.to_string()
 }
 
 /// The short schema of a document (`bill/invoice`), from its `$schema` URL.
