@@ -127,29 +127,29 @@ impl Totals {
     ) -> Result<Obj, CalcError> {
         // Sized up front: a map that grows re-places its members each time.
         let mut t = Obj::with_capacity(16);
-        set_amount(&mut t, "sum", round(self.sum, ctx)?);
+        put_amount(&mut t, "sum", round(self.sum, ctx)?);
         if let Some(d) = self.discount {
-            set_amount(&mut t, "discount", round(d, ctx)?);
+            put_amount(&mut t, "discount", round(d, ctx)?);
         }
         if let Some(c) = self.charge {
-            set_amount(&mut t, "charge", round(c, ctx)?);
+            put_amount(&mut t, "charge", round(c, ctx)?);
         }
         if let Some(ti) = self.tax_included {
-            set_amount(&mut t, "tax_included", round(ti, ctx)?);
+            put_amount(&mut t, "tax_included", round(ti, ctx)?);
         }
-        set_amount(&mut t, "total", round(self.total, ctx)?);
+        put_amount(&mut t, "total", round(self.total, ctx)?);
         if !cats.is_empty() {
-            t.insert("taxes".into(), Value::Object(self.taxes_json(cats, ctx)?));
+            put(&mut t, "taxes", Value::Object(self.taxes_json(cats, ctx)?));
         }
-        set_amount(&mut t, "tax", round(self.tax.sum, ctx)?);
-        set_amount(&mut t, "total_with_tax", round(self.total_with_tax, ctx)?);
+        put_amount(&mut t, "tax", round(self.tax.sum, ctx)?);
+        put_amount(&mut t, "total_with_tax", round(self.total_with_tax, ctx)?);
         if let Some(rt) = self.tax.retained {
-            set_amount(&mut t, "retained_tax", round(rt, ctx)?);
+            put_amount(&mut t, "retained_tax", round(rt, ctx)?);
         }
         if let Some(rd) = self.rounding {
-            set_amount(&mut t, "rounding", rd);
+            put_amount(&mut t, "rounding", rd);
         }
-        set_amount(&mut t, "payable", payable);
+        put_amount(&mut t, "payable", payable);
         Ok(t)
     }
 
@@ -160,10 +160,10 @@ impl Totals {
             list.push(category_json(ct, ctx)?);
         }
         let mut taxes = Obj::with_capacity(3);
-        taxes.insert("categories".into(), Value::Array(list));
-        set_amount(&mut taxes, "sum", round(self.tax.sum, ctx)?);
+        put(&mut taxes, "categories", Value::Array(list));
+        put_amount(&mut taxes, "sum", round(self.tax.sum, ctx)?);
         if let Some(rt) = self.tax.retained {
-            set_amount(&mut taxes, "retained", round(rt, ctx)?);
+            put_amount(&mut taxes, "retained", round(rt, ctx)?);
         }
         Ok(taxes)
     }
@@ -172,21 +172,21 @@ impl Totals {
 /// One category of `totals.taxes`, rounded.
 fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     let mut co = Obj::with_capacity(6);
-    co.insert("code".into(), Value::String(ct.code.clone().into()));
+    put(&mut co, "code", Value::String(ct.code.clone().into()));
     if ct.retained {
-        co.insert("retained".into(), Value::Bool(true));
+        put(&mut co, "retained", Value::Bool(true));
     }
     if ct.informative {
-        co.insert("informative".into(), Value::Bool(true));
+        put(&mut co, "informative", Value::Bool(true));
     }
     let mut rl = Vec::with_capacity(ct.rates.len());
     for rt in &ct.rates {
         rl.push(rate_json(rt, ctx)?);
     }
-    co.insert("rates".into(), Value::Array(rl));
-    set_amount(&mut co, "amount", round(ct.amount, ctx)?);
+    put(&mut co, "rates", Value::Array(rl));
+    put_amount(&mut co, "amount", round(ct.amount, ctx)?);
     if let Some(s) = ct.surcharge {
-        set_amount(&mut co, "surcharge", round(s, ctx)?);
+        put_amount(&mut co, "surcharge", round(s, ctx)?);
     }
     Ok(Value::Object(co))
 }
@@ -195,26 +195,37 @@ fn category_json(ct: &CatTotal, ctx: &Ctx) -> Result<Value, CalcError> {
 fn rate_json(rt: &RateTotal, ctx: &Ctx) -> Result<Value, CalcError> {
     let mut ro = Obj::with_capacity(7);
     if let Some(c) = &rt.country {
-        ro.insert("country".into(), Value::String(c.clone().into()));
+        put(&mut ro, "country", Value::String(c.clone().into()));
     }
     if let Some(k) = &rt.key {
-        ro.insert("key".into(), Value::String(k.clone().into()));
+        put(&mut ro, "key", Value::String(k.clone().into()));
     }
     if let Some(x) = &rt.ext {
-        ro.insert("ext".into(), Value::clone(x));
+        put(&mut ro, "ext", Value::clone(x));
     }
-    set_amount(&mut ro, "base", round(rt.base, ctx)?);
+    put_amount(&mut ro, "base", round(rt.base, ctx)?);
     if let Some(p) = rt.percent {
-        ro.insert("percent".into(), Value::String(p.to_text()));
+        put(&mut ro, "percent", Value::String(p.to_text()));
     }
     if let Some((sp, sa)) = rt.surcharge {
-        ro.insert(
-            "surcharge".into(),
+        put(
+            &mut ro,
+            "surcharge",
             json!({"percent": sp.to_string(), "amount": round(sa, ctx)?.to_string()}),
         );
     }
-    set_amount(&mut ro, "amount", round(rt.amount, ctx)?);
+    put_amount(&mut ro, "amount", round(rt.amount, ctx)?);
     Ok(Value::Object(ro))
+}
+
+/// Appends member `k` to a map being built, which does not have it (no look-up).
+fn put(o: &mut Obj, k: &str, v: Value) {
+    o.insert_absent(o.len(), k.into(), v);
+}
+
+/// [`put`] of an amount's text.
+fn put_amount(o: &mut Obj, k: &str, a: Amount) {
+    put(o, k, Value::String(a.to_text()));
 }
 
 /// Payment: the advances (and so `totals.advance` and `totals.due`) and the due dates'

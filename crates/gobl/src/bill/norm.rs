@@ -17,7 +17,10 @@ use crate::num::Amount;
 pub fn normalize_tax_id_code(code: &str, country: &str, alt: &[&str]) -> String {
     // Most codes are clean already (capitals and digits): only their prefix can go.
     let cleaned;
-    let mut c = if code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
+    let mut c = if code
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+    {
         code
     } else {
         cleaned = code
