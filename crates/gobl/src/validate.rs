@@ -71,12 +71,52 @@ struct Validator {
 }
 
 fn present(o: &Map, k: &str) -> bool {
-    match get(o, k) {
-        None | Some(Value::Null) => false,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(m)) => !m.is_empty(),
+    get(o, k).is_some_and(filled)
+}
+
+/// Whether a member's value says something: not null nor empty.
+fn filled(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
         _ => true,
+    }
+}
+
+/// What a line's checks read of it and of its item, found in one pass over each (a line is
+/// checked for several members, most of them there).
+#[derive(Default)]
+struct LineMembers<'a> {
+    quantity: bool,
+    sum: bool,
+    total: bool,
+    item: Option<&'a Map>,
+    price: bool,
+    name: bool,
+}
+
+impl<'a> LineMembers<'a> {
+    fn of(line: &'a Map) -> Self {
+        let mut m = LineMembers::default();
+        for (k, v) in line {
+            match k.as_str() {
+                "quantity" => m.quantity = filled(v),
+                "sum" => m.sum = filled(v),
+                "total" => m.total = filled(v),
+                "item" => m.item = v.as_object(),
+                _ => {}
+            }
+        }
+        for (k, v) in m.item.into_iter().flatten() {
+            match k.as_str() {
+                "price" => m.price = filled(v),
+                "name" => m.name = filled(v),
+                _ => {}
+            }
+        }
+        m
     }
 }
 
@@ -338,41 +378,41 @@ impl Validator {
             self.push(base, "bill-line-00", "line must be an object");
             return;
         };
-        self.required(lo, base, "quantity", "bill-line-02", "quantity is required");
-        match get(lo, "item").and_then(Value::as_object) {
+        let m = LineMembers::of(lo);
+        if !m.quantity {
+            self.push(
+                base.member("quantity"),
+                "bill-line-02",
+                "quantity is required",
+            );
+        }
+        match m.item {
             None => self.push(base.member("item"), "bill-line-03", "item is required"),
-            Some(it) => self.line_item(lo, base, it, bypass),
+            Some(_) => self.line_item(base, &m, bypass),
         }
         self.combos(doc, base, lo, seen);
     }
 
     /// A line's item: price and name; a priced item needs the line's sum and total (the
     /// calculation writes them, unless the invoice is `bypass`).
-    fn line_item(&mut self, lo: &Map, base: &Path, it: &Map, bypass: bool) {
+    fn line_item(&mut self, base: &Path, m: &LineMembers, bypass: bool) {
         let item = base.member("item");
-        self.required(
-            it,
-            item,
-            "price",
-            "bill-invoice-08",
-            "invoice line item price is required",
-        );
-        self.required(it, item, "name", "org-item-01", "item name is required");
-        if !bypass && present(it, "price") {
-            self.required(
-                lo,
-                base,
-                "sum",
-                "bill-line-04",
-                "sum is required when item has a price",
-            );
-            self.required(
-                lo,
-                base,
-                "total",
-                "bill-line-05",
-                "total is required when item has a price",
-            );
+        if !m.price {
+            let msg = "invoice line item price is required";
+            self.push(item.member("price"), "bill-invoice-08", msg);
+        }
+        if !m.name {
+            self.push(item.member("name"), "org-item-01", "item name is required");
+        }
+        if !bypass && m.price {
+            if !m.sum {
+                let msg = "sum is required when item has a price";
+                self.push(base.member("sum"), "bill-line-04", msg);
+            }
+            if !m.total {
+                let msg = "total is required when item has a price";
+                self.push(base.member("total"), "bill-line-05", msg);
+            }
         }
     }
 

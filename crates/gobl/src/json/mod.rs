@@ -650,6 +650,7 @@ pub(crate) fn write_object<'a>(
 
 /// Writes `s` as a JSON string with the minimal escaping used by canonical JSON:
 /// `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, other controls as `\u00XX`; everything else raw.
+#[inline]
 pub(crate) fn write_json_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
