@@ -7,7 +7,7 @@ use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
 use super::total;
 use super::val::{
-    Obj, amount, field, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
+    Obj, amount, field, get, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
 };
 use crate::currency::ExchangeRate;
 use crate::num::Amount;
@@ -127,11 +127,26 @@ fn clean_list(o: &mut Obj, k: &str) {
 }
 
 fn normalize_line(l: &mut Obj) {
+    // Which lists the line has, in one pass: most lines have neither charges nor sub-lines,
+    // and each step below for one would look for it in vain.
+    let (mut taxes, mut adjustments, mut sublines) = (false, false, false);
+    for k in l.keys() {
+        match k.as_str() {
+            "taxes" => taxes = true,
+            "discounts" | "charges" => adjustments = true,
+            "breakdown" | "substituted" => sublines = true,
+            _ => {}
+        }
+    }
     stringify_amount(l, "quantity");
     if let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) {
         stringify_amount(item, "price");
-        let neg = amount(item, "price", "")
-            .ok()
+        // (a price is read as an amount only when it may be negative)
+        let signed = get(item, "price")
+            .and_then(Value::as_str)
+            .is_some_and(|p| p.starts_with('-'));
+        let neg = signed
+            .then(|| amount(item, "price", "").ok().flatten())
             .flatten()
             .filter(Amount::is_negative);
         if let Some(p) = neg
@@ -145,11 +160,22 @@ fn normalize_line(l: &mut Obj) {
             }
         }
     }
-    clean_list(l, "taxes");
-    clean_list(l, "discounts");
-    clean_list(l, "charges");
-    super::sublines::normalize(l);
-    normalize_combos(l);
+    if taxes {
+        clean_list(l, "taxes");
+    }
+    if adjustments {
+        clean_list(l, "discounts");
+        clean_list(l, "charges");
+    }
+    if sublines {
+        super::sublines::normalize(l);
+    }
+    if taxes {
+        normalize_combos(l);
+    }
+    if !adjustments {
+        return;
+    }
     for k in ["discounts", "charges"] {
         for d in get_mut(l, k)
             .and_then(Value::as_array_mut)
