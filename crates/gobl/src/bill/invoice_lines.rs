@@ -280,8 +280,8 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
     Ok(())
 }
 
-/// Where the members a line's write reads or moves are, found in one pass over its members
-/// (rather than one look-up of each, most of which find nothing).
+/// Where the members of a line that its calculation and its write use are, found in one pass
+/// over its members (rather than one look-up of each, several of which find nothing).
 #[derive(Default)]
 struct LinePlaces {
     i: Option<usize>,

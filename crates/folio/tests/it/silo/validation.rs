@@ -91,6 +91,36 @@ async fn a_valid_bare_invoice_is_stored_calculated_with_a_correct_digest() {
     }
 }
 
+/// Numbers are read as serde_json reads them (`1e2` is `100.0`) before a bare document is
+/// built; a text whose numbers are all plain integers skips that rewriting, one with any other
+/// number must not (an amount written `1e2` is not an amount until it is rewritten).
+#[tokio::test]
+async fn a_bare_invoice_with_number_literals_is_built_as_serde_json_reads_them() {
+    let app = TestApp::sqlite().await;
+    let text = invoice("B98602642")
+        .to_string()
+        .replace(r#""quantity":"20""#, r#""quantity":20"#)
+        .replace(r#""price":"90.00""#, r#""price":1e2"#);
+    assert!(
+        text.contains("1e2") && text.contains(r#""quantity":20"#),
+        "{text}"
+    );
+    let body = format!(r#"{{"data":{text}}}"#).into_bytes();
+    let out = app
+        .raw(
+            Method::PUT,
+            &format!("/silo/v1/envelopes/{}", Uuid::new_v4()),
+            body,
+        )
+        .await
+        .expect(200);
+    let line = &out["data"]["doc"]["lines"][0];
+    assert_eq!(line["quantity"], "20", "{out}");
+    assert_eq!(line["item"]["price"], "100.00", "{out}");
+    assert_eq!(out["data"]["doc"]["totals"]["sum"], "2000.00", "{out}");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn an_invalid_bare_invoice_is_refused_with_faults_and_nothing_is_stored() {
     for app in TestApp::backends().await {
