@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt::Display;
 use std::rc::Rc;
 
+use crate::json::map::same_members;
 use crate::json::{self, Value};
 
 use super::CalcError;
@@ -291,10 +292,7 @@ impl Combo {
 
 /// The shared copy of the `ext` map `m` in `exts`, added when there is none.
 fn shared_ext(m: &Obj, exts: &mut Vec<Rc<Value>>) -> Rc<Value> {
-    let same = |e: &&Rc<Value>| {
-        e.as_object()
-            .is_some_and(|x| x.len() == m.len() && x.iter().zip(m).all(|(a, b)| a == b))
-    };
+    let same = |e: &&Rc<Value>| e.as_object().is_some_and(|x| same_members(x, m));
     if let Some(e) = exts.iter().find(same) {
         return Rc::clone(e);
     }

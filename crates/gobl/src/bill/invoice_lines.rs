@@ -8,6 +8,7 @@ use super::invoice_ctx::{Ctx, Rounding};
 use super::line_amounts::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
 use super::val::{
     Obj, amount, amount_of, get, get_mut, has, insert_after, num_err, percent, set_amount,
+    set_index,
 };
 use crate::fault::Path;
 use crate::num::Amount;
@@ -54,14 +55,6 @@ pub(super) fn sum_lines(lines: &[Option<LineCalc>], ctx: &Ctx) -> Result<Amount,
             .map_err(num_err("doc.totals.sum"))?;
     }
     Ok(sum)
-}
-
-fn set_index(o: &mut Obj, k: &str, i: usize) {
-    if let Some(v) = get_mut(o, k) {
-        *v = Value::from(i);
-    } else {
-        o.shift_insert(0, k.into(), Value::from(i));
-    }
 }
 
 /// A line's sum (price × quantity), its discounts and charges, and its total; its members
@@ -153,7 +146,7 @@ pub(super) fn calculate_doc_adjustments(
         };
         let p = format!("doc.{key}[{i}]");
         let e = num_err(&p);
-        set_index(o, "i", i + 1);
+        set_index(o, i + 1);
         let mut amt = amount(o, "amount", &p)?.unwrap_or(Amount::ZERO);
         if let Some(pc) = percent(o, "percent", &p)? {
             let mut base = sum;
@@ -280,29 +273,32 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
     Ok(())
 }
 
-/// Where the members of a line that its calculation and its write use are, found in one pass
-/// over its members (rather than one look-up of each, several of which find nothing).
+/// Where the members of a line that its normalisation, calculation and write use are, found
+/// in one pass over its members (rather than one look-up of each, several of which find
+/// nothing).
 #[derive(Default)]
-struct LinePlaces {
+pub(super) struct LinePlaces {
     i: Option<usize>,
     item: Option<usize>,
     quantity: Option<usize>,
-    discounts: Option<usize>,
-    charges: Option<usize>,
+    pub(super) taxes: Option<usize>,
+    pub(super) discounts: Option<usize>,
+    pub(super) charges: Option<usize>,
     /// An input `sum` or `total`, which the write replaces.
     sum_or_total: bool,
     /// A `breakdown` or `substituted`, whose sub-lines are rounded too.
-    sublines: bool,
+    pub(super) sublines: bool,
 }
 
 impl LinePlaces {
-    fn of(line: &Obj) -> LinePlaces {
+    pub(super) fn of(line: &Obj) -> LinePlaces {
         let mut p = LinePlaces::default();
         for (i, k) in line.keys().enumerate() {
             match k.as_str() {
                 "i" => p.i = Some(i),
                 "item" => p.item = Some(i),
                 "quantity" => p.quantity = Some(i),
+                "taxes" => p.taxes = Some(i),
                 "discounts" => p.discounts = Some(i),
                 "charges" => p.charges = Some(i),
                 "sum" | "total" => p.sum_or_total = true,
@@ -323,6 +319,7 @@ impl LinePlaces {
         let places = [
             &mut self.item,
             &mut self.quantity,
+            &mut self.taxes,
             &mut self.discounts,
             &mut self.charges,
         ];

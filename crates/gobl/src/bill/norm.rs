@@ -5,6 +5,7 @@ use crate::json::Value;
 use super::CalcError;
 use super::combo;
 use super::invoice::{calculate_invoice, regime_for};
+use super::invoice_lines::LinePlaces;
 use super::total;
 use super::val::{
     Obj, amount, field, get, get_mut, insert_after, num_err, num_text, percent, set_amount, string,
@@ -129,15 +130,10 @@ fn clean_list(o: &mut Obj, k: &str) {
 fn normalize_line(l: &mut Obj) {
     // Which lists the line has, in one pass: most lines have neither charges nor sub-lines,
     // and each step below for one would look for it in vain.
-    let (mut taxes, mut adjustments, mut sublines) = (false, false, false);
-    for k in l.keys() {
-        match k.as_str() {
-            "taxes" => taxes = true,
-            "discounts" | "charges" => adjustments = true,
-            "breakdown" | "substituted" => sublines = true,
-            _ => {}
-        }
-    }
+    let places = LinePlaces::of(l);
+    let taxes = places.taxes.is_some();
+    let adjustments = places.discounts.is_some() || places.charges.is_some();
+    let sublines = places.sublines;
     stringify_amount(l, "quantity");
     if let Some(item) = get_mut(l, "item").and_then(Value::as_object_mut) {
         stringify_amount(item, "price");

@@ -7,7 +7,7 @@ use crate::json::Value;
 use super::CalcError;
 use super::invoice_ctx::{Ctx, Rounding};
 use super::line_amounts::{LINE_PRECISION_EXTRA, calculate_item_price, line_adjustment};
-use super::val::{Obj, amount, get, get_mut, insert_after, num_err, set_amount};
+use super::val::{Obj, amount, get, get_mut, insert_after, num_err, set_amount, set_index};
 use crate::fault::Path;
 use crate::num::Amount;
 
@@ -52,14 +52,6 @@ fn set_breakdown_price(l: &mut Obj, ctx: &Ctx, price: Amount) {
         item.insert("currency".into(), Value::String(ctx.cur.clone().into()));
         set_amount(item, "price", price);
         item.remove("alt_prices");
-    }
-}
-
-fn set_index(o: &mut Obj, i: usize) {
-    if let Some(v) = get_mut(o, "i") {
-        *v = Value::from(i);
-    } else {
-        o.shift_insert(0, "i".into(), Value::from(i));
     }
 }
 

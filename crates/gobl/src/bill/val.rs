@@ -190,6 +190,15 @@ pub(crate) fn num_err<P: Display>(path: P) -> impl Fn(NumError) -> CalcError {
     move |e| CalcError::new(path.to_string(), e.to_string())
 }
 
+/// Number a line, sub-line, discount or charge: its `i` set in place, or inserted first.
+pub(crate) fn set_index(o: &mut Obj, i: usize) {
+    if let Some(v) = get_mut(o, "i") {
+        *v = Value::from(i);
+    } else {
+        o.shift_insert(0, "i".into(), Value::from(i));
+    }
+}
+
 /// Insert `k` right after `after` (or at the end), keeping the object's order readable.
 pub(crate) fn insert_after(o: &mut Obj, after: &str, k: &str, v: Value) {
     if let Some(slot) = get_mut(o, k) {
