@@ -696,15 +696,21 @@ fn needs_no_escape(bytes: &[u8]) -> bool {
 
 /// Whether a byte of the eight in `x` needs escaping.
 fn word_needs_escape(x: u64) -> bool {
+    escape_bytes(x) != 0
+}
+
+/// The high bit of each byte of the eight in `x` (little-endian) that needs escaping, exact
+/// up to the first such byte: a borrow of the subtractions below only runs upwards from a
+/// byte that matched, so bytes above the first match may be marked too, bytes below never.
+fn escape_bytes(x: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Nonzero iff a byte of `x` is below `n` (`n` ≤ 0x80): the classic "has less" test.
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     // A byte equal to `c` is a zero byte of `x ^ c…c`, i.e. below 1.
-    (below(x, 0x20)
+    below(x, 0x20)
         | below(x ^ (ONES * u64::from(b'"')), 1)
-        | below(x ^ (ONES * u64::from(b'\\')), 1))
-        != 0
+        | below(x ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// `s` with its escapes, between the quotes: the runs between escaped bytes copied whole.
@@ -724,12 +730,14 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// The first byte of `bytes` that needs escaping: eight bytes are checked at once (most text
-/// has none), the last few and a matching eight one by one.
+/// has none), and the first marked byte of a matching eight is the one; the last few bytes
+/// one by one.
 fn find_escape(bytes: &[u8]) -> Option<usize> {
     let mut at = 0;
     for chunk in bytes.chunks_exact(8) {
-        if word_needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
-            break;
+        let marked = escape_bytes(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        if marked != 0 {
+            return Some(at + (marked.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
@@ -883,6 +891,28 @@ impl<'de> serde::Deserialize<'de> for Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_first_of_two_escapes_is_found() {
+        // the word-wise search marks bytes above a match too: the first must still be the one
+        let naive = |b: &[u8]| b.iter().position(|&c| c < 0x20 || c == b'"' || c == b'\\');
+        let bytes = [
+            0x00, 0x01, 0x1f, 0x20, 0x21, b'"', b'#', b'\\', b']', 0x7f, 0x80, 0xff, b'x',
+        ];
+        for len in [8, 9, 15, 16, 17] {
+            for first in 0..len {
+                for second in first + 1..len {
+                    for a in bytes {
+                        for b in bytes {
+                            let mut text = vec![b'y'; len];
+                            (text[first], text[second]) = (a, b);
+                            assert_eq!(super::find_escape(&text), naive(&text), "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn escapes_are_found_wherever_they_are() {
         let naive = |b: &[u8]| b.iter().position(|&c| c < 0x20 || c == b'"' || c == b'\\');
