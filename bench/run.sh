@@ -71,6 +71,12 @@ ceiling="$(ratio_of "the envelope PUT's SQL alone")"
 if [ -n "$put_pg" ] && [ -n "$ceiling" ]; then
   awk -v p="$put_pg" -v c="$ceiling" 'BEGIN { printf "BENCH | the envelope PUT against its pgbench ceiling, postgres | PUT / raw insert %.2f | pgbench PUT SQL / raw insert %.2f | %.2f\n", p, c, p / c }' >>"$log"
 fi
+# The same for a server that does nothing but run the PUT's statement over HTTP (same request,
+# same answer's size): what the ceiling leaves any server once HTTP is paid.
+bare_pg="$(ratio_of "a bare server running the PUT's statement against the database alone, postgres")"
+if [ -n "$bare_pg" ] && [ -n "$ceiling" ]; then
+  awk -v p="$bare_pg" -v c="$ceiling" 'BEGIN { printf "BENCH | a bare server running the PUT'"'"'s statement against the pgbench ceiling, postgres | bare statement / raw insert %.2f | pgbench PUT SQL / raw insert %.2f | %.2f\n", p, c, p / c }' >>"$log"
+fi
 
 echo
 echo "| path | folio | baseline | ratio | goal |"

@@ -33,6 +33,8 @@ mod search;
 pub mod spool;
 mod states;
 mod summary;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod v1;
 pub mod v2;
 
