@@ -2,16 +2,15 @@
 //! ephemeral port) against, in one run, a bare axum handler that inserts the request's bytes
 //! into the same database over HTTP (the goal's baseline: what a server that only stores the
 //! body costs), a bare axum handler that runs the `PUT`'s own statement with everything folio
-//! computes for it done ahead (what the database and HTTP alone allow a `PUT`: the goal's
-//! baseline on PostgreSQL), and a raw insert of the same bytes without HTTP (what the database
-//! alone costs).
+//! computes for it done ahead (what the database and HTTP alone allow a `PUT`), and a raw
+//! insert of the same bytes without HTTP (what the database alone costs).
 //!
 //! `cargo bench -p folio-silo --bench put` (SQLite; PostgreSQL too when
 //! `FOLIO_TEST_DATABASE_URL` is set). `SILO_BENCH_N` requests (default 2000), `SILO_BENCH_C`
 //! concurrent clients (default 8), `BENCH_BACKEND` (`sqlite` or `postgres`) to run one backend
 //! only, as when profiling it, and `SILO_BENCH_ONLY` (`put`, `bare` or `statement`) to run one
-//! side only,
-//! untimed: the instructions of N PUTs are a callgrind count at one N less one at another.
+//! side only, untimed: the instructions of N PUTs are a callgrind count at one N less one at
+//! another.
 
 mod common;
 
