@@ -262,7 +262,11 @@ pub(super) fn write_lines(doc: &mut Obj, calcs: &[Option<LineCalc>]) -> Result<(
             for k in ["sum", "total"] {
                 lo.remove(k);
             }
-            let after = if has(lo, "item") { "item" } else { "quantity" };
+            let after = if places.item.is_some() {
+                "item"
+            } else {
+                "quantity"
+            };
             insert_after(lo, after, "sum", sum);
         } else {
             let at = places.item.or(places.quantity).map_or(lo.len(), |i| i + 1);

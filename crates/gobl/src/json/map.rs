@@ -297,10 +297,7 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if n != b.len() {
         return false;
     }
-    let word =
-        |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
-    let half =
-        |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default());
+    use super::{half_at as half, word_at as word};
     match n {
         0 => true,
         // the first, middle and last bytes are all of them

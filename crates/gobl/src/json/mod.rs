@@ -680,18 +680,27 @@ static NEEDS_ESCAPE: [bool; 256] = {
 /// amounts) are read as two overlapping words; longer ones eight bytes at a time.
 fn needs_no_escape(bytes: &[u8]) -> bool {
     let n = bytes.len();
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
-    let half = |at: usize| {
-        u64::from(u32::from_le_bytes(
-            bytes[at..at + 4].try_into().unwrap_or_default(),
-        ))
-    };
+    let half = |at: usize| u64::from(half_at(bytes, at));
     match n {
         0..4 => !bytes.iter().any(|&b| NEEDS_ESCAPE[usize::from(b)]),
         4..8 => !word_needs_escape(half(0) | half(n - 4) << 32),
-        8..=16 => !(word_needs_escape(word(0)) || word_needs_escape(word(n - 8))),
+        8..=16 => {
+            !(word_needs_escape(word_at(bytes, 0)) || word_needs_escape(word_at(bytes, n - 8)))
+        }
         _ => find_escape(bytes).is_none(),
     }
+}
+
+/// The eight bytes of `s` from `at`, as a little-endian word (`s` holds them).
+#[inline(always)]
+fn word_at(s: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default())
+}
+
+/// The four bytes of `s` from `at`, as a little-endian half word (`s` holds them).
+#[inline(always)]
+fn half_at(s: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default())
 }
 
 /// Whether a byte of the eight in `x` needs escaping.
@@ -735,7 +744,7 @@ fn write_escaped(out: &mut String, s: &str) {
 fn find_escape(bytes: &[u8]) -> Option<usize> {
     let mut at = 0;
     for chunk in bytes.chunks_exact(8) {
-        let marked = escape_bytes(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        let marked = escape_bytes(word_at(chunk, 0));
         if marked != 0 {
             return Some(at + (marked.trailing_zeros() / 8) as usize);
         }
