@@ -38,6 +38,21 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     }
 }
 
+/// A JSON body not yet read: its `Content-Type` checked and its bytes received whole, as [`Json`]
+/// does, for a handler that reads them itself (with [`parse`] for every error it does not
+/// answer otherwise).
+#[derive(Debug, Clone)]
+pub struct JsonBytes(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for JsonBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        check_content_type(&req)?;
+        read_body(req).await.map(JsonBytes)
+    }
+}
+
 /// A body that is JSON (`T`) or, under any other declared `Content-Type`, bytes as sent: for
 /// routes that take either (a file's description as JSON, or its content itself).
 #[derive(Debug)]

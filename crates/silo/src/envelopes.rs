@@ -20,6 +20,17 @@ impl Silo {
     /// same id returns the stored envelope; the same id with other content, or a `key` already
     /// used in the workspace, is a conflict. Nothing is written when it fails.
     pub async fn create(&self, ws: Scope, new: NewEnvelope) -> SiloResult<Entry> {
+        self.create_parsed(ws, new, None).await
+    }
+
+    /// [`Self::create`] of `data` its caller has parsed already (under
+    /// [`Self::limits`]' `json_depth`): the parse is taken, not done again.
+    pub async fn create_parsed(
+        &self,
+        ws: Scope,
+        new: NewEnvelope,
+        parsed: Option<ingest::Parsed>,
+    ) -> SiloResult<Entry> {
         let keys = if new.sign || new.data.contains("\"sigs\"") {
             Some(self.keys(ws).await?)
         } else {
@@ -32,7 +43,7 @@ impl Silo {
             prepared,
             summary,
             refs,
-        } = self.ready(new, keys.as_deref(), now())?;
+        } = self.ready(new, parsed, keys.as_deref(), now())?;
         let stored = (prepared.text.as_str(), &summary);
         if !db::envelopes::create(self.store(), ws, &entry, &fingerprint.value, stored).await? {
             return match self.find(ws, entry.id).await? {
@@ -67,9 +78,11 @@ impl Silo {
 
     /// A new envelope made ready to store at `at`: checked, prepared (built, or its digest and
     /// signatures checked; signed with `keys` when asked), with what is stored beside it.
+    /// `parsed`: the parse of its `data`, when the caller has it.
     pub(crate) fn ready(
         &self,
         mut new: NewEnvelope,
+        parsed: Option<ingest::Parsed>,
         keys: Option<&WorkspaceKeys>,
         at: DateTime<Utc>,
     ) -> SiloResult<Ready> {
@@ -80,7 +93,10 @@ impl Silo {
             &new.meta,
         )?;
         let data = std::mem::take(&mut new.data);
-        let mut input = ingest::Input::parse(&data, self.limits().json_depth)?;
+        let mut input = match parsed {
+            Some(parsed) => ingest::Input::of(&data, parsed),
+            None => ingest::Input::parse(&data, self.limits().json_depth)?,
+        };
         let (fingerprint, doc_digest) = Fingerprint::of(&input.value, &new)?;
         input.doc_digest = doc_digest;
         let prepared = ingest::prepare(

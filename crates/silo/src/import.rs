@@ -24,7 +24,7 @@ impl Silo {
             if new.sign {
                 return Err(SiloError::invalid("sign", "an import signs nothing"));
             }
-            ready.push(self.ready(new, None, at)?);
+            ready.push(self.ready(new, None, None, at)?);
         }
         let mut tx = self.store().begin_write().await?;
         let mut stored = 0;

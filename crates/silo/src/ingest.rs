@@ -80,13 +80,34 @@ impl<'a> Input<'a> {
     pub fn parse(text: &'a str, max_depth: usize) -> SiloResult<Input<'a>> {
         let (value, numbers_normal) =
             gobl::json::parse_noting_numbers(text, max_depth).map_err(not_acceptable)?;
-        Ok(Input {
+        Ok(Input::of(
             text,
-            value,
-            doc_digest: None,
-            numbers_normal,
-        })
+            Parsed {
+                value,
+                numbers_normal,
+            },
+        ))
     }
+
+    /// `text` with what its parse under the depth limit gave.
+    pub fn of(text: &'a str, parsed: Parsed) -> Input<'a> {
+        Input {
+            text,
+            value: parsed.value,
+            doc_digest: None,
+            numbers_normal: parsed.numbers_normal,
+        }
+    }
+}
+
+/// What parsing a text under the silo's depth limit gives, when a caller has it already (a
+/// request's body read once, its `data` member parsed with the rest).
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The value.
+    pub value: Value,
+    /// Whether its numbers are all written as serde_json writes them (see [`Input`]).
+    pub numbers_normal: bool,
 }
 
 /// Parses JSON text under the depth limit; errors name `data`.

@@ -26,7 +26,7 @@ impl CreateStatement {
             data: data.to_owned(),
             ..NewEnvelope::default()
         };
-        let ready = silo.ready(new, None, now())?;
+        let ready = silo.ready(new, None, None, now())?;
         Ok(CreateStatement {
             entry: ready.entry,
             fingerprint: ready.fingerprint.value,

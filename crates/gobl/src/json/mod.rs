@@ -20,8 +20,10 @@ pub mod access;
 mod de;
 mod macros;
 pub(crate) mod map;
+mod members;
 
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
+pub use members::{Member, parse_members};
 
 /// Nesting depth allowed by [`parse`].
 pub const DEFAULT_MAX_DEPTH: usize = 64;

@@ -3,11 +3,12 @@
 //! through one path reads back through the other; the bodies are the same types.
 
 use axum::response::Response;
-use folio_api::json::JsonOrBytes;
+use folio_api::json::{JsonBytes, JsonOrBytes};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
+use super::answer::Answer;
 use super::envelopes::{EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, ListParams};
 use super::files::{FileIn, FileOut};
 use super::operations::operations;
@@ -41,8 +42,8 @@ async fn list<W: Wire>(
 async fn create<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
-    body: Json<EnvelopeIn<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
+    body: JsonBytes,
+) -> ApiResult<Answer<W::Entry>> {
     envelopes::create::<W>(caller, silo, body).await
 }
 
@@ -54,7 +55,7 @@ async fn fetch<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     id: Path<Uuid>,
-) -> ApiResult<Json<W::Entry>> {
+) -> ApiResult<Answer<W::Entry>> {
     envelopes::fetch::<W>(caller, silo, id).await
 }
 
@@ -67,8 +68,8 @@ async fn put<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     id: Path<Uuid>,
-    body: Json<EnvelopeIn<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
+    body: JsonBytes,
+) -> ApiResult<Answer<W::Entry>> {
     envelopes::put::<W>(caller, silo, id, body).await
 }
 
@@ -82,7 +83,7 @@ async fn update<W: Wire>(
     silo: Handle<Silo>,
     id: Path<Uuid>,
     body: Json<EnvelopePatch<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
+) -> ApiResult<Answer<W::Entry>> {
     envelopes::update::<W>(caller, silo, id, body).await
 }
 
@@ -94,7 +95,7 @@ async fn fetch_by_key<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     key: Path<String>,
-) -> ApiResult<Json<W::Entry>> {
+) -> ApiResult<Answer<W::Entry>> {
     envelopes::fetch_by_key::<W>(caller, silo, key).await
 }
 

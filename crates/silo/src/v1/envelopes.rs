@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use folio_api::json::JsonBytes;
 use folio_api::page::{self, Position};
 use folio_api::{ApiError, ApiResult, Caller, Handle, Json, Path, Query};
 use folio_store::Scope;
@@ -11,10 +12,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use uuid::Uuid;
 
+use super::answer::Answer;
 use super::files::FileOut;
 use super::operations::operations;
 use super::or_default;
+use super::read::{self, Data};
 use super::wire::Wire;
+use crate::ingest::Parsed;
 use crate::{Correction, Entry, EnvelopeUpdate, ListQuery, Meta, NewEnvelope, Silo, SiloError};
 
 /// Body of `PUT`/`POST /silo/v1/envelopes`. Unknown fields (e.g. a whole envelope resource sent
@@ -89,10 +93,6 @@ pub struct DigestOut {
     pub val: String,
 }
 
-/// A request's `data`, already checked as JSON by its reading (`None` for an answer to a
-/// request without one).
-pub type Sent = Option<Box<RawValue>>;
-
 /// An envelope resource.
 // `M` and `F`: the version's `meta` and files (v1's are the defaults).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -133,7 +133,8 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
     /// Files attached to the envelope.
     #[schema(value_type = Vec<FileOut>)]
     pub attachments: Vec<F>,
-    /// The full GOBL envelope, exactly as stored; only when fetched by id or key.
+    /// The full GOBL envelope, exactly as stored; only when fetched by id or key, and when
+    /// stored or changed (written by the answer itself, see `answer.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub data: Option<Box<RawValue>>,
@@ -149,18 +150,13 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
 
 impl<M, F> EnvelopeOut<M, F> {
     /// The wire form of an entry, with the version's files and its `meta` of the entry's.
-    /// `sent` is the request's `data`, already checked as JSON: when the entry stores it as
-    /// sent, the answer carries it instead of checking a copy of the stored text again.
-    pub fn of<W: Wire<File = F>, G>(entry: Entry, sent: Sent, meta: G) -> ApiResult<Self>
+    pub fn of<W: Wire<File = F>, G>(entry: Entry, meta: G) -> ApiResult<Self>
     where
         G: FnOnce(Uuid, Meta) -> M,
     {
-        let data = match (entry.data.as_deref(), sent) {
-            (Some(text), Some(raw)) if raw.get() == text => Some(raw),
-            (Some(text), _) => {
-                Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?)
-            }
-            (None, _) => None,
+        let data = match entry.data.as_deref() {
+            Some(text) => Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?),
+            None => None,
         };
         let typ = entry.typ().to_owned();
         let faults = (!entry.faults.is_empty()).then_some(entry.faults);
@@ -244,16 +240,17 @@ pub(super) fn routes<W: Wire>() -> OpenApiRouter {
     operations!(W; list<W>, create<W>, put<W>, fetch<W>, update<W>, fetch_by_key<W>)
 }
 
-/// The envelope a `PUT` or `POST` asks for, and its `data` as sent (for the answer).
+/// The envelope a `PUT` or `POST` asks for (read by [`read::envelope_in`]), and the parse of
+/// its `data` when the reading has it.
 async fn new_envelope<W: Wire>(
     silo: &Silo,
     ws: Scope,
     id: Option<Uuid>,
-    body: EnvelopeIn<W::MetaIn>,
-) -> ApiResult<(NewEnvelope, Sent)> {
-    let data = match (&body.data, body.previous_id) {
-        (Some(data), _) => data.get().to_owned(),
-        (None, Some(previous)) => from_previous(silo, ws, previous, body.correct).await?,
+    (body, data): (EnvelopeIn<W::MetaIn>, Option<Data>),
+) -> ApiResult<(NewEnvelope, Option<Parsed>)> {
+    let (data, parsed) = match (data, body.previous_id) {
+        (Some(data), _) => (data.text, data.parsed),
+        (None, Some(previous)) => (from_previous(silo, ws, previous, body.correct).await?, None),
         (None, None) => return Err(ApiError::invalid_field("data", "required")),
     };
     let new = NewEnvelope {
@@ -266,7 +263,7 @@ async fn new_envelope<W: Wire>(
         sign: body.sign.unwrap_or(false),
         allow_invalid: body.allow_invalid.unwrap_or(false),
     };
-    Ok((new, body.data))
+    Ok((new, parsed))
 }
 
 /// The document of an entry made from the entry `previous`: its correction when `correct`
@@ -313,11 +310,13 @@ pub(super) async fn put<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-    Json(body): Json<EnvelopeIn<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
-    let (new, sent) = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
-    let entry = silo.create(caller.scope(), new).await?;
-    Ok(Json(W::stored(entry, sent)?))
+    JsonBytes(body): JsonBytes,
+) -> ApiResult<Answer<W::Entry>> {
+    let body = read::envelope_in(&body, silo.limits().json_depth)?;
+    let sent = body.1.as_ref().map(|data| data.text.clone());
+    let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
+    let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
+    Answer::of::<W>(entry, sent.as_deref())
 }
 
 /// Store an envelope under a server-chosen id.
@@ -329,11 +328,13 @@ pub(super) async fn put<W: Wire>(
 pub(super) async fn create<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
-    Json(body): Json<EnvelopeIn<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
-    let (new, sent) = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
-    let entry = silo.create(caller.scope(), new).await?;
-    Ok(Json(W::stored(entry, sent)?))
+    JsonBytes(body): JsonBytes,
+) -> ApiResult<Answer<W::Entry>> {
+    let body = read::envelope_in(&body, silo.limits().json_depth)?;
+    let sent = body.1.as_ref().map(|data| data.text.clone());
+    let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
+    let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
+    Answer::of::<W>(entry, sent.as_deref())
 }
 
 /// Fetch an envelope with its data.
@@ -344,9 +345,8 @@ pub(super) async fn fetch<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-) -> ApiResult<Json<W::Entry>> {
-    let entry = silo.get(caller.scope(), id).await?;
-    Ok(Json(W::entry(entry)?))
+) -> ApiResult<Answer<W::Entry>> {
+    Answer::of::<W>(silo.get(caller.scope(), id).await?, None)
 }
 
 /// Fetch an envelope by its key, with its data.
@@ -357,9 +357,8 @@ pub(super) async fn fetch_by_key<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(key): Path<String>,
-) -> ApiResult<Json<W::Entry>> {
-    let entry = silo.get_by_key(caller.scope(), &key).await?;
-    Ok(Json(W::entry(entry)?))
+) -> ApiResult<Answer<W::Entry>> {
+    Answer::of::<W>(silo.get_by_key(caller.scope(), &key).await?, None)
 }
 
 /// List envelopes, newest first.
@@ -435,7 +434,7 @@ pub(super) async fn update<W: Wire>(
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
     Json(body): Json<EnvelopePatch<W::MetaIn>>,
-) -> ApiResult<Json<W::Entry>> {
+) -> ApiResult<Answer<W::Entry>> {
     let update = EnvelopeUpdate {
         data: body.data.map(|d| d.get().to_owned()),
         merge_patch: merge_patch(body.content_type.as_deref())?,
@@ -448,7 +447,7 @@ pub(super) async fn update<W: Wire>(
     if body.sign == Some(true) {
         entry = silo.sign(caller.scope(), id).await?;
     }
-    Ok(Json(W::entry(entry)?))
+    Answer::of::<W>(entry, None)
 }
 
 /// Whether a `PATCH`'s `data` is a merge patch, as its `content_type` says.

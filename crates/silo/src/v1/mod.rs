@@ -4,6 +4,7 @@
 use folio_api::ServiceVersion;
 use utoipa_axum::router::OpenApiRouter;
 
+mod answer;
 mod entries;
 mod envelopes;
 mod files;
@@ -11,6 +12,7 @@ mod gobl;
 mod identities;
 mod keys;
 pub(crate) mod operations;
+mod read;
 mod related;
 mod search;
 mod spool;
@@ -18,7 +20,7 @@ mod states;
 mod versions;
 mod wire;
 
-pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch, Sent};
+pub use envelopes::{DigestOut, EnvelopeIn, EnvelopeList, EnvelopeOut, EnvelopePatch};
 pub use files::{FileIn, FileOut};
 pub use gobl::{BuildIn, GoblOut, SignIn};
 pub use identities::{IdentityIn, IdentityList, IdentityOut};

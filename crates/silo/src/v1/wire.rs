@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use utoipa::openapi::{RefOr, schema::Schema};
 use uuid::Uuid;
 
-use super::envelopes::{EnvelopeOut, Sent};
+use super::envelopes::EnvelopeOut;
 use super::files::FileOut;
 use crate::{Entry, FileInfo, Meta};
 
@@ -29,11 +29,7 @@ pub trait Wire: Send + Sync + 'static {
     /// The domain's meta of a request's `meta`.
     fn meta(meta: Self::MetaIn) -> ApiResult<Meta>;
     /// The wire form of an entry.
-    fn entry(entry: Entry) -> ApiResult<Self::Entry> {
-        Self::stored(entry, None)
-    }
-    /// The wire form of an entry just stored from a request's `data` (see [`Sent`]).
-    fn stored(entry: Entry, sent: Sent) -> ApiResult<Self::Entry>;
+    fn entry(entry: Entry) -> ApiResult<Self::Entry>;
     /// The wire form of a file of the entry `entry_id`.
     fn file(entry_id: Uuid, file: FileInfo) -> Self::File;
     /// The schemas of this version's document that v1's do not have, each with the name of
@@ -75,8 +71,8 @@ impl Wire for V1 {
         Ok(Meta::from_strings(meta))
     }
 
-    fn stored(entry: Entry, sent: Sent) -> ApiResult<EnvelopeOut> {
-        EnvelopeOut::of::<V1, _>(entry, sent, |_, meta| meta.strings())
+    fn entry(entry: Entry) -> ApiResult<EnvelopeOut> {
+        EnvelopeOut::of::<V1, _>(entry, |_, meta| meta.strings())
     }
 
     fn file(entry_id: Uuid, file: FileInfo) -> FileOut {

@@ -9,7 +9,7 @@ use utoipa::{PartialSchema, ToSchema};
 use uuid::Uuid;
 
 use super::meta::SiloMeta;
-use crate::v1::{EnvelopeIn, EnvelopeOut, EnvelopePatch, FileOut, Sent, Wire};
+use crate::v1::{EnvelopeIn, EnvelopeOut, EnvelopePatch, FileOut, Wire};
 use crate::{Entry, FileInfo};
 
 /// An entry (Invopop's `SiloEntry`).
@@ -44,13 +44,13 @@ pub struct SiloFile {
 }
 
 impl SiloEntry {
-    /// The wire form of an entry (`sent`: see [`Sent`]).
-    pub fn of<W: Wire<File = SiloFile>>(entry: Entry, sent: Sent) -> ApiResult<SiloEntry> {
+    /// The wire form of an entry.
+    pub fn of<W: Wire<File = SiloFile>>(entry: Entry) -> ApiResult<SiloEntry> {
         let flags = EntryFlags {
             draft: !entry.signed,
             invalid: !entry.faults.is_empty(),
         };
-        let entry = EnvelopeOut::of::<W, _>(entry, sent, |id, meta| {
+        let entry = EnvelopeOut::of::<W, _>(entry, |id, meta| {
             meta.rows.into_iter().map(|r| SiloMeta::of(id, r)).collect()
         })?;
         Ok(SiloEntry { entry, flags })

@@ -14,7 +14,7 @@ mod meta;
 pub use entry::{EntryFlags, SiloEntry, SiloFile};
 pub use meta::SiloMeta;
 
-use crate::v1::{Component, SERVICE, Sent, Wire};
+use crate::v1::{Component, SERVICE, Wire};
 use crate::{Entry, FileInfo, Meta};
 
 /// silo/v2 for the registry (stable, beside silo/v1).
@@ -44,8 +44,8 @@ impl Wire for V2 {
         })
     }
 
-    fn stored(entry: Entry, sent: Sent) -> ApiResult<SiloEntry> {
-        SiloEntry::of::<V2>(entry, sent)
+    fn entry(entry: Entry) -> ApiResult<SiloEntry> {
+        SiloEntry::of::<V2>(entry)
     }
 
     fn file(entry_id: Uuid, file: FileInfo) -> SiloFile {
