@@ -31,7 +31,12 @@ impl Silo {
         new: NewEnvelope,
         parsed: Option<ingest::Parsed>,
     ) -> SiloResult<Entry> {
-        let keys = if new.sign || new.data.contains("\"sigs\"") {
+        // Signatures to verify are the envelope's `sigs`; without its parse, any mention.
+        let sigs = match &parsed {
+            Some(parsed) => parsed.value.get("sigs").is_some(),
+            None => new.data.contains("\"sigs\""),
+        };
+        let keys = if new.sign || sigs {
             Some(self.keys(ws).await?)
         } else {
             None

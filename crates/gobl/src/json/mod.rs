@@ -463,7 +463,10 @@ impl<'a> Parser<'a> {
 
 fn is_duplicate(members: &[(Text, Value)], key: &str, seen: &mut Option<HashSet<Text>>) -> bool {
     if members.len() < LINEAR_KEY_CHECK {
-        return members.iter().any(|(k, _)| k == key);
+        let key = key.as_bytes();
+        return members
+            .iter()
+            .any(|(k, _)| map::same_bytes(k.as_bytes(), key));
     }
     let set = seen.get_or_insert_with(|| members.iter().map(|(k, _)| k.clone()).collect());
     // Members are pushed after their key is checked, so add this key now.

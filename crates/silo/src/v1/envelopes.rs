@@ -133,8 +133,8 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
     /// Files attached to the envelope.
     #[schema(value_type = Vec<FileOut>)]
     pub attachments: Vec<F>,
-    /// The full GOBL envelope, exactly as stored; only when fetched by id or key, and when
-    /// stored or changed (written by the answer itself, see `answer.rs`).
+    /// The full GOBL envelope, exactly as stored; only when fetched by id or key.
+    // A single entry's answer leaves it `None` and writes the stored text in itself (`answer.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub data: Option<Box<RawValue>>,
