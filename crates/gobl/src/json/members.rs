@@ -25,13 +25,7 @@ pub struct Member {
 /// error), and gives its members in order. Each member's value may nest `max_depth` levels, as
 /// when its own text is parsed with [`super::parse_with_limit`].
 pub fn parse_members(text: &str, max_depth: usize) -> Result<Vec<Member>, ParseError> {
-    let mut parser = Parser {
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth,
-        numbers_normal: true,
-    };
+    let mut parser = Parser::new(text, max_depth);
     let members = parser.members()?;
     parser.skip_ws();
     if parser.pos < parser.bytes.len() {

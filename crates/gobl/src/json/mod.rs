@@ -84,13 +84,7 @@ pub fn parse_with_limit(text: &str, max_depth: usize) -> Result<Value, ParseErro
 /// serde_json writes it (as most documents' are: they carry amounts as strings), in which case
 /// [`Value::normalize_numbers`] would change nothing and its walk of the tree can be skipped.
 pub fn parse_noting_numbers(text: &str, max_depth: usize) -> Result<(Value, bool), ParseError> {
-    let mut parser = Parser {
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth,
-        numbers_normal: true,
-    };
+    let mut parser = Parser::new(text, max_depth);
     let value = parser.parse_document()?;
     Ok((value, parser.numbers_normal))
 }
@@ -160,6 +154,17 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `text`.
+    fn new(text: &'a str, max_depth: usize) -> Parser<'a> {
+        Parser {
+            src: text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            numbers_normal: true,
+        }
+    }
+
     fn err<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
         Err(error_at(self.src, self.pos, message.into()))
     }
