@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::{ParseError, Parser, Text, Value};
+use super::{ParseError, Parser, Text, Value, is_duplicate};
 
 /// A member of the object [`parse_members`] reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,10 +27,7 @@ pub struct Member {
 pub fn parse_members(text: &str, max_depth: usize) -> Result<Vec<Member>, ParseError> {
     let mut parser = Parser::new(text, max_depth);
     let members = parser.members()?;
-    parser.skip_ws();
-    if parser.pos < parser.bytes.len() {
-        return parser.unexpected("end of input");
-    }
+    parser.end()?;
     Ok(members)
 }
 
@@ -44,6 +41,7 @@ impl Parser<'_> {
         self.pos += 1;
         self.skip_ws();
         let mut members: Vec<Member> = Vec::new();
+        let mut seen = None;
         if self.peek() == Some(b'}') {
             self.pos += 1;
             return Ok(members);
@@ -51,7 +49,7 @@ impl Parser<'_> {
         loop {
             let key_pos = self.pos;
             let key = self.parse_key()?;
-            if members.iter().any(|m| m.key == key) {
+            if is_duplicate(members.iter().map(|m| &m.key), &key, &mut seen) {
                 self.pos = key_pos;
                 return self.err(format!("duplicate object key {key:?}"));
             }
@@ -122,6 +120,15 @@ mod tests {
         ] {
             assert!(parse_members(text, 64).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn many_keys_are_checked_through_a_set() {
+        let keys: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let text = format!("{{{}}}", keys.join(","));
+        assert_eq!(parse_members(&text, 1).unwrap().len(), 100);
+        let twice = format!("{{{},\"k7\":0}}", keys.join(","));
+        assert!(parse_members(&twice, 1).is_err());
     }
 
     #[test]

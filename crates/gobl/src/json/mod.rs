@@ -191,11 +191,17 @@ impl<'a> Parser<'a> {
 
     fn parse_document(&mut self) -> Result<Value, ParseError> {
         let value = self.parse_value()?;
+        self.end()?;
+        Ok(value)
+    }
+
+    /// Nothing but whitespace is left.
+    fn end(&mut self) -> Result<(), ParseError> {
         self.skip_ws();
         if self.pos < self.bytes.len() {
             return self.unexpected("end of input");
         }
-        Ok(value)
+        Ok(())
     }
 
     /// Iterative value parser: containers live on an explicit stack.
@@ -280,7 +286,8 @@ impl<'a> Parser<'a> {
                         self.skip_ws();
                         let key_pos = self.pos;
                         *key = self.parse_key()?;
-                        if is_duplicate(&open.members[*start..], key, seen) {
+                        let keys = open.members[*start..].iter().map(|(k, _)| k);
+                        if is_duplicate(keys, key, seen) {
                             self.pos = key_pos;
                             return self.err(format!("duplicate object key {key:?}"));
                         }
@@ -466,14 +473,19 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn is_duplicate(members: &[(Text, Value)], key: &str, seen: &mut Option<HashSet<Text>>) -> bool {
-    if members.len() < LINEAR_KEY_CHECK {
+/// Whether `key` is one of an object's `keys` so far: compared one by one while they are few,
+/// then through `seen`, a set of them made once (so that a hostile object of many keys is not
+/// checked in quadratic time).
+fn is_duplicate<'k>(
+    mut keys: impl ExactSizeIterator<Item = &'k Text>,
+    key: &str,
+    seen: &mut Option<HashSet<Text>>,
+) -> bool {
+    if keys.len() < LINEAR_KEY_CHECK {
         let key = key.as_bytes();
-        return members
-            .iter()
-            .any(|(k, _)| map::same_bytes(k.as_bytes(), key));
+        return keys.any(|k| map::same_bytes(k.as_bytes(), key));
     }
-    let set = seen.get_or_insert_with(|| members.iter().map(|(k, _)| k.clone()).collect());
+    let set = seen.get_or_insert_with(|| keys.cloned().collect());
     // Members are pushed after their key is checked, so add this key now.
     !set.insert(Text::new(key))
 }

@@ -134,7 +134,8 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
     #[schema(value_type = Vec<FileOut>)]
     pub attachments: Vec<F>,
     /// The full GOBL envelope, exactly as stored; only when fetched by id or key.
-    // A single entry's answer leaves it `None` and writes the stored text in itself (`answer.rs`).
+    // Always `None` here: a single entry's answer writes the stored text in itself
+    // (`answer.rs`), and lists carry none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub data: Option<Box<RawValue>>,
@@ -149,15 +150,12 @@ pub struct EnvelopeOut<M = BTreeMap<String, String>, F = FileOut> {
 }
 
 impl<M, F> EnvelopeOut<M, F> {
-    /// The wire form of an entry, with the version's files and its `meta` of the entry's.
+    /// The wire form of an entry, with the version's files and its `meta` of the entry's,
+    /// without its `data` (see `answer.rs`).
     pub fn of<W: Wire<File = F>, G>(entry: Entry, meta: G) -> ApiResult<Self>
     where
         G: FnOnce(Uuid, Meta) -> M,
     {
-        let data = match entry.data.as_deref() {
-            Some(text) => Some(RawValue::from_string(text.to_owned()).map_err(ApiError::internal)?),
-            None => None,
-        };
         let typ = entry.typ().to_owned();
         let faults = (!entry.faults.is_empty()).then_some(entry.faults);
         Ok(EnvelopeOut {
@@ -183,7 +181,7 @@ impl<M, F> EnvelopeOut<M, F> {
             state: entry.state,
             version: entry.version,
             tags: entry.tags,
-            data,
+            data: None,
             faults,
             context: entry.context,
         })
