@@ -49,7 +49,7 @@ impl Parser<'_> {
         loop {
             let key_pos = self.pos;
             let key = self.parse_key()?;
-            if is_duplicate(members.iter().map(|m| &m.key), &key, &mut seen) {
+            if is_duplicate(&members, |m| &m.key, &key, &mut seen) {
                 self.pos = key_pos;
                 return self.err(format!("duplicate object key {key:?}"));
             }

@@ -286,8 +286,8 @@ impl<'a> Parser<'a> {
                         self.skip_ws();
                         let key_pos = self.pos;
                         *key = self.parse_key()?;
-                        let keys = open.members[*start..].iter().map(|(k, _)| k);
-                        if is_duplicate(keys, key, seen) {
+                        let members = &open.members[*start..];
+                        if is_duplicate(members, |(k, _)| k, key, seen) {
                             self.pos = key_pos;
                             return self.err(format!("duplicate object key {key:?}"));
                         }
@@ -473,19 +473,22 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Whether `key` is one of an object's `keys` so far: compared one by one while they are few,
-/// then through `seen`, a set of them made once (so that a hostile object of many keys is not
-/// checked in quadratic time).
-fn is_duplicate<'k>(
-    mut keys: impl ExactSizeIterator<Item = &'k Text>,
+/// Whether `key` is the key (`key_of`) of one of an object's `members` so far: compared one by
+/// one while they are few, then through `seen`, a set of them made once (so that a hostile
+/// object of many keys is not checked in quadratic time).
+fn is_duplicate<M>(
+    members: &[M],
+    key_of: impl Fn(&M) -> &Text,
     key: &str,
     seen: &mut Option<HashSet<Text>>,
 ) -> bool {
-    if keys.len() < LINEAR_KEY_CHECK {
+    if members.len() < LINEAR_KEY_CHECK {
         let key = key.as_bytes();
-        return keys.any(|k| map::same_bytes(k.as_bytes(), key));
+        return members
+            .iter()
+            .any(|m| map::same_bytes(key_of(m).as_bytes(), key));
     }
-    let set = seen.get_or_insert_with(|| keys.cloned().collect());
+    let set = seen.get_or_insert_with(|| members.iter().map(|m| key_of(m).clone()).collect());
     // Members are pushed after their key is checked, so add this key now.
     !set.insert(Text::new(key))
 }
