@@ -22,20 +22,37 @@ const SUBUNITS: &[(u32, &str)] = &[
 /// The number of decimals of a currency (`EUR` → 2, `JPY` → 0), or `None` if unknown.
 pub fn subunits(code: &str) -> Option<u32> {
     let codes = CODES.get_or_init(|| {
-        let mut codes: Vec<(&str, u32)> = SUBUNITS
+        let mut codes: Vec<(u64, u32)> = SUBUNITS
             .iter()
-            .flat_map(|(s, list)| list.split(' ').map(move |c| (c, *s)))
+            .flat_map(|(s, list)| {
+                list.split(' ')
+                    .filter_map(move |c| Some((code_key(c)?, *s)))
+            })
             .collect();
         codes.sort_unstable();
         codes
     });
-    let at = codes.binary_search_by(|(c, _)| (*c).cmp(code)).ok()?;
+    let key = code_key(code)?;
+    let at = codes.binary_search_by(|(c, _)| c.cmp(&key)).ok()?;
     Some(codes[at].1)
+}
+
+/// A code of up to seven bytes as one number, its bytes and its length (so `"USD\0"` is not
+/// `"USD"`): the search compares numbers, where texts would be compared by a call each.
+fn code_key(code: &str) -> Option<u64> {
+    let n = code.len();
+    if n > 7 {
+        return None;
+    }
+    let mut bytes = [0u8; 8];
+    bytes[..n].copy_from_slice(code.as_bytes());
+    bytes[7] = n as u8;
+    Some(u64::from_be_bytes(bytes))
 }
 
 /// [`SUBUNITS`] as one list sorted by code, made on first use: a build looks its currency up
 /// several times, and a search through the lists' text cost more than the rest of a line.
-static CODES: std::sync::OnceLock<Vec<(&str, u32)>> = std::sync::OnceLock::new();
+static CODES: std::sync::OnceLock<Vec<(u64, u32)>> = std::sync::OnceLock::new();
 
 /// Whether the currency code is known.
 pub fn is_known(code: &str) -> bool {
@@ -96,6 +113,15 @@ mod tests {
         assert_eq!(subunits("XPT"), Some(0));
         assert_eq!(subunits("MRU"), Some(5));
         assert_eq!(subunits("EU"), None);
+        assert_eq!(subunits("USD\0"), None);
+        assert_eq!(subunits("EUR\0\0\0\0\0"), None);
+        assert_eq!(subunits(""), None);
+        // every listed code is found with its own decimals
+        for (decimals, list) in SUBUNITS {
+            for code in list.split(' ') {
+                assert_eq!(subunits(code), Some(*decimals), "{code}");
+            }
+        }
     }
 
     #[test]

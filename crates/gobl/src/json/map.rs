@@ -260,12 +260,19 @@ impl Map {
         self.members.iter_mut().map(|(k, v)| (&*k, v))
     }
 
-    /// Rebuilds the index from the list (or drops it when the map is small).
+    /// Rebuilds the index from the list (or drops it when the map is small: inline, as every
+    /// object the parser reads comes through here and most are small).
+    #[inline]
     fn reindex(&mut self) {
         if self.members.len() < INDEXED_FROM {
             self.index = None;
-            return;
+        } else {
+            self.build_index();
         }
+    }
+
+    /// The index of a map of [`INDEXED_FROM`] members or more, built anew.
+    fn build_index(&mut self) {
         let index = self
             .members
             .iter()

@@ -702,12 +702,18 @@ static NEEDS_ESCAPE: [bool; 256] = {
 };
 
 /// Whether no byte of `bytes` needs escaping. Texts of 4 to 16 bytes (most keys, codes and
-/// amounts) are read as two overlapping words; longer ones eight bytes at a time.
+/// amounts) are read as two overlapping words, shorter ones byte by byte without a loop;
+/// longer ones eight bytes at a time.
 fn needs_no_escape(bytes: &[u8]) -> bool {
     let n = bytes.len();
     let half = |at: usize| u64::from(half_at(bytes, at));
     match n {
-        0..4 => !bytes.iter().any(|&b| NEEDS_ESCAPE[usize::from(b)]),
+        0 => true,
+        // the first, middle and last bytes are all of them, looked up without a loop
+        1..4 => {
+            let escaped = |at: usize| NEEDS_ESCAPE[usize::from(bytes[at])];
+            !(escaped(0) | escaped(n / 2) | escaped(n - 1))
+        }
         4..8 => !word_needs_escape(half(0) | half(n - 4) << 32),
         8..=16 => {
             !(word_needs_escape(word_at(bytes, 0)) || word_needs_escape(word_at(bytes, n - 8)))
