@@ -31,12 +31,7 @@ impl Silo {
         new: NewEnvelope,
         parsed: Option<ingest::Parsed>,
     ) -> SiloResult<Entry> {
-        // Signatures to verify are the envelope's `sigs`; without its parse, any mention.
-        let sigs = match &parsed {
-            Some(parsed) => parsed.value.get("sigs").is_some(),
-            None => new.data.contains("\"sigs\""),
-        };
-        let keys = if new.sign || sigs {
+        let keys = if new.sign || has_sigs(&new.data, parsed.as_ref()) {
             Some(self.keys(ws).await?)
         } else {
             None
@@ -216,11 +211,11 @@ impl Silo {
         let prepared = match update.data {
             None => None,
             Some(text) => {
-                let text = match update.merge_patch {
-                    true => merged_document(&current, &text)?,
-                    false => text,
+                let (text, parsed) = match update.merge_patch {
+                    true => (merged_document(&current, &text)?, None),
+                    false => (text, update.parsed),
                 };
-                let keys = if text.contains("\"sigs\"") {
+                let keys = if has_sigs(&text, parsed.as_ref()) {
                     Some(self.keys(ws).await?)
                 } else {
                     None
@@ -229,7 +224,10 @@ impl Silo {
                     .as_ref()
                     .map(|k| k.public.as_slice())
                     .unwrap_or_default();
-                let input = ingest::Input::parse(&text, self.limits().json_depth)?;
+                let input = match parsed {
+                    Some(parsed) => ingest::Input::of(&text, parsed),
+                    None => ingest::Input::parse(&text, self.limits().json_depth)?,
+                };
                 let prepared = ingest::prepare(input, Some(id), keys, None, update.allow_invalid)?;
                 if current.signed
                     && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())
@@ -529,6 +527,15 @@ fn check_meta(meta: &Meta, bad: &mut Vec<FieldError>) {
 
 /// The current document with the merge patch `patch` applied (to the document, or to the
 /// envelope when the patch has a `doc` member), as JSON text.
+/// Whether an envelope's text has signatures to verify: its `sigs` member, or without its
+/// parse, any mention of one.
+fn has_sigs(text: &str, parsed: Option<&ingest::Parsed>) -> bool {
+    match parsed {
+        Some(parsed) => parsed.value.get("sigs").is_some(),
+        None => text.contains("\"sigs\""),
+    }
+}
+
 fn merged_document(current: &Entry, patch: &str) -> SiloResult<String> {
     let patch = gobl::json::parse(patch).map_err(|e| SiloError::invalid("data", e.to_string()))?;
     let mut doc = current

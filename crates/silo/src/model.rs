@@ -102,6 +102,9 @@ pub struct EnvelopeUpdate {
     /// merge patch of the current document (or of the envelope, when it has a `doc` member),
     /// whose result is built as a bare document is.
     pub data: Option<String>,
+    /// `data`'s parse under the silo's depth limit, when the caller has it (a request's body
+    /// read once); not used for a merge patch.
+    pub parsed: Option<crate::ingest::Parsed>,
     /// `data` is a merge patch (see `data`).
     pub merge_patch: bool,
     /// New folder; `Some("")` clears it.

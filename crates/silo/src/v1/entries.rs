@@ -82,7 +82,7 @@ async fn update<W: Wire>(
     caller: Caller,
     silo: Handle<Silo>,
     id: Path<Uuid>,
-    body: Json<EnvelopePatch<W::MetaIn>>,
+    body: JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
     envelopes::update::<W>(caller, silo, id, body).await
 }

@@ -238,7 +238,7 @@ pub(super) fn routes<W: Wire>() -> OpenApiRouter {
     operations!(W; list<W>, create<W>, put<W>, fetch<W>, update<W>, fetch_by_key<W>)
 }
 
-/// The envelope a `PUT` or `POST` asks for (read by [`read::envelope_in`]), and the parse of
+/// The envelope a `PUT` or `POST` asks for (read by [`read::with_data`]), and the parse of
 /// its `data` when the reading has it.
 async fn new_envelope<W: Wire>(
     silo: &Silo,
@@ -310,7 +310,7 @@ pub(super) async fn put<W: Wire>(
     Path(id): Path<Uuid>,
     JsonBytes(body): JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
-    let body = read::envelope_in(&body, silo.limits().json_depth)?;
+    let body = read::with_data(&body, silo.limits().json_depth)?;
     let sent = body.1.as_ref().map(|data| data.text.clone());
     let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
     let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
@@ -328,7 +328,7 @@ pub(super) async fn create<W: Wire>(
     Handle(silo): Handle<Silo>,
     JsonBytes(body): JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
-    let body = read::envelope_in(&body, silo.limits().json_depth)?;
+    let body = read::with_data(&body, silo.limits().json_depth)?;
     let sent = body.1.as_ref().map(|data| data.text.clone());
     let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
     let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
@@ -431,11 +431,22 @@ pub(super) async fn update<W: Wire>(
     caller: Caller,
     Handle(silo): Handle<Silo>,
     Path(id): Path<Uuid>,
-    Json(body): Json<EnvelopePatch<W::MetaIn>>,
+    JsonBytes(body): JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
+    let depth = silo.limits().json_depth;
+    let (body, data) = read::with_data::<EnvelopePatch<W::MetaIn>>(&body, depth)?;
+    let merge_patch = merge_patch(body.content_type.as_deref())?;
+    // A merge patch is merged into the stored document as text, and is not what is stored.
+    let (data, parsed) = match data {
+        Some(data) if merge_patch => (Some(data.text), None),
+        Some(data) => (Some(data.text), data.parsed),
+        None => (None, None),
+    };
+    let sent = data.clone().filter(|_| !merge_patch);
     let update = EnvelopeUpdate {
-        data: body.data.map(|d| d.get().to_owned()),
-        merge_patch: merge_patch(body.content_type.as_deref())?,
+        data,
+        parsed,
+        merge_patch,
         folder: body.folder,
         tags: body.tags,
         meta: body.meta.map(W::meta).transpose()?,
@@ -445,7 +456,7 @@ pub(super) async fn update<W: Wire>(
     if body.sign == Some(true) {
         entry = silo.sign(caller.scope(), id).await?;
     }
-    Answer::of::<W>(entry, None)
+    Answer::of::<W>(entry, sent.as_deref())
 }
 
 /// Whether a `PATCH`'s `data` is a merge patch, as its `content_type` says.

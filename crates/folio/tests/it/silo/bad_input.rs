@@ -127,6 +127,53 @@ async fn each_bad_input_gets_its_status_and_leaves_nothing_behind() {
     }
 }
 
+/// A `PATCH`'s body is read as a `PUT`'s is (in one pass when it can be): what it refuses is
+/// refused as before and changes nothing; what it takes makes a new version, answered with the
+/// stored data.
+#[tokio::test]
+async fn a_patch_refuses_what_a_put_refuses_and_changes_nothing() {
+    for app in TestApp::backends().await {
+        let id = Uuid::new_v4();
+        let uri = format!("/silo/v1/envelopes/{id}");
+        let first = app.put(&uri, &json!({"data": note(1)})).await.expect(200);
+        let patch = |body: String| send_as(&app, &app.token, Method::PATCH, &uri, Some(body));
+
+        patch("{\"data\": ".into()).await.expect(400);
+        let b = patch(json!({"data": note(2), "tags": "x"}).to_string())
+            .await
+            .expect(422);
+        assert!(field(&b, &["tags"]).is_string(), "{b}");
+        let twice =
+            r#"{"$schema": "https://gobl.org/draft-0/note/message", "title": "a", "title": "b"}"#;
+        let b = patch(format!(r#"{{"data": {twice}}}"#)).await.expect(422);
+        assert!(field(&b, &["data"]).is_string(), "{b}");
+        let b = patch(format!(
+            r#"{{"data": {}, "tags": [], "tags": []}}"#,
+            note(2)
+        ))
+        .await
+        .expect(422);
+        assert!(b["fields"].is_object(), "{b}");
+        let fetched = app.get(&uri).await.expect(200);
+        assert_eq!(
+            fetched["data"],
+            first["data"],
+            "unchanged on {}",
+            app.label()
+        );
+        assert_eq!(rows(&app, "silo_versions").await, 1, "{}", app.label());
+
+        let b = patch(json!({"data": note(2), "tags": ["t"]}).to_string())
+            .await
+            .expect(200);
+        assert_eq!(b["data"]["doc"]["title"], "note 2", "{b}");
+        assert_eq!(b["tags"], json!(["t"]), "{b}");
+        assert_eq!(app.get(&uri).await.expect(200)["data"], b["data"]);
+        assert_eq!(rows(&app, "silo_versions").await, 2, "{}", app.label());
+        app.stop().await;
+    }
+}
+
 #[tokio::test]
 async fn bodies_and_files_over_the_limits_are_refused() {
     let db = folio_store::testing::sqlite().await;
