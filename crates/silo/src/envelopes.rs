@@ -525,8 +525,6 @@ fn check_meta(meta: &Meta, bad: &mut Vec<FieldError>) {
     }
 }
 
-/// The current document with the merge patch `patch` applied (to the document, or to the
-/// envelope when the patch has a `doc` member), as JSON text.
 /// Whether an envelope's text has signatures to verify: its `sigs` member, or without its
 /// parse, any mention of one.
 fn has_sigs(text: &str, parsed: Option<&ingest::Parsed>) -> bool {
@@ -536,6 +534,8 @@ fn has_sigs(text: &str, parsed: Option<&ingest::Parsed>) -> bool {
     }
 }
 
+/// The current document with the merge patch `patch` applied (to the document, or to the
+/// envelope when the patch has a `doc` member), as JSON text.
 fn merged_document(current: &Entry, patch: &str) -> SiloResult<String> {
     let patch = gobl::json::parse(patch).map_err(|e| SiloError::invalid("data", e.to_string()))?;
     let mut doc = current

@@ -442,7 +442,7 @@ pub(super) async fn update<W: Wire>(
         Some(data) => (Some(data.text), data.parsed),
         None => (None, None),
     };
-    let sent = data.clone().filter(|_| !merge_patch);
+    let sent = if merge_patch { None } else { data.clone() };
     let update = EnvelopeUpdate {
         data,
         parsed,
