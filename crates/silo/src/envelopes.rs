@@ -93,10 +93,7 @@ impl Silo {
             &new.meta,
         )?;
         let data = std::mem::take(&mut new.data);
-        let mut input = match parsed {
-            Some(parsed) => ingest::Input::of(&data, parsed),
-            None => ingest::Input::parse(&data, self.limits().json_depth)?,
-        };
+        let mut input = ingest::Input::read(&data, parsed, self.limits().json_depth)?;
         let (fingerprint, doc_digest) = Fingerprint::of(&input.value, &new)?;
         input.doc_digest = doc_digest;
         let prepared = ingest::prepare(
@@ -224,10 +221,7 @@ impl Silo {
                     .as_ref()
                     .map(|k| k.public.as_slice())
                     .unwrap_or_default();
-                let input = match parsed {
-                    Some(parsed) => ingest::Input::of(&text, parsed),
-                    None => ingest::Input::parse(&text, self.limits().json_depth)?,
-                };
+                let input = ingest::Input::read(&text, parsed, self.limits().json_depth)?;
                 let prepared = ingest::prepare(input, Some(id), keys, None, update.allow_invalid)?;
                 if current.signed
                     && (prepared.envelope.head.dig.val != current.digest || !prepared.signed())

@@ -89,6 +89,15 @@ impl<'a> Input<'a> {
         ))
     }
 
+    /// `text` with its parse under the depth limit: `parsed` when the caller has it, else
+    /// parsed now.
+    pub fn read(text: &'a str, parsed: Option<Parsed>, max_depth: usize) -> SiloResult<Input<'a>> {
+        match parsed {
+            Some(parsed) => Ok(Input::of(text, parsed)),
+            None => Input::parse(text, max_depth),
+        }
+    }
+
     /// `text` with what its parse under the depth limit gave.
     pub fn of(text: &'a str, parsed: Parsed) -> Input<'a> {
         Input {

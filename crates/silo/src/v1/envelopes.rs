@@ -310,11 +310,7 @@ pub(super) async fn put<W: Wire>(
     Path(id): Path<Uuid>,
     JsonBytes(body): JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
-    let body = read::with_data(&body, silo.limits().json_depth)?;
-    let sent = body.1.as_ref().map(|data| data.text.clone());
-    let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), Some(id), body).await?;
-    let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
-    Answer::of::<W>(entry, sent.as_deref())
+    store::<W>(&silo, caller.scope(), Some(id), &body).await
 }
 
 /// Store an envelope under a server-chosen id.
@@ -328,10 +324,21 @@ pub(super) async fn create<W: Wire>(
     Handle(silo): Handle<Silo>,
     JsonBytes(body): JsonBytes,
 ) -> ApiResult<Answer<W::Entry>> {
-    let body = read::with_data(&body, silo.limits().json_depth)?;
+    store::<W>(&silo, caller.scope(), None, &body).await
+}
+
+/// A `PUT` (`id` given) or `POST` of an envelope: its body read, the envelope stored, the
+/// entry answered.
+async fn store<W: Wire>(
+    silo: &Silo,
+    ws: Scope,
+    id: Option<Uuid>,
+    body: &[u8],
+) -> ApiResult<Answer<W::Entry>> {
+    let body = read::with_data(body, silo.limits().json_depth)?;
     let sent = body.1.as_ref().map(|data| data.text.clone());
-    let (new, parsed) = new_envelope::<W>(&silo, caller.scope(), None, body).await?;
-    let entry = silo.create_parsed(caller.scope(), new, parsed).await?;
+    let (new, parsed) = new_envelope::<W>(silo, ws, id, body).await?;
+    let entry = silo.create_parsed(ws, new, parsed).await?;
     Answer::of::<W>(entry, sent.as_deref())
 }
 
