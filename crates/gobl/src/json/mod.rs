@@ -127,9 +127,10 @@ enum Frame {
     Array {
         start: usize,
     },
+    /// An object whose members are `open.members[start..]`, the last of them the one whose
+    /// value is being read (its key in place, its value `null` until read).
     Object {
         start: usize,
-        key: Text,
         seen: Option<HashSet<Text>>,
     },
 }
@@ -234,11 +235,12 @@ impl<'a> Parser<'a> {
                     } else {
                         let key = self.parse_key()?;
                         let start = open.members.len();
-                        stack.push(Frame::Object {
-                            start,
-                            key,
-                            seen: None,
-                        });
+                        // A member goes into the list with its key as soon as the key is read,
+                        // its value set in place later: built whole on the stack from its key
+                        // and value, it was read back in wider loads than it had been written
+                        // with, and each read waited for its stores (docs/benchmarks.md).
+                        open.members.push((key, Value::Null));
+                        stack.push(Frame::Object { start, seen: None });
                         continue;
                     }
                 }
@@ -277,20 +279,24 @@ impl<'a> Parser<'a> {
                 };
                 match frame {
                     Frame::Array { .. } => open.items.push(value),
-                    Frame::Object { key, .. } => {
-                        open.members.push((std::mem::take(key), value));
+                    Frame::Object { .. } => {
+                        // the frame's pending member is the last: its children are split off
+                        if let Some(member) = open.members.last_mut() {
+                            member.1 = value;
+                        }
                     }
                 }
                 if more {
-                    if let Frame::Object { start, key, seen } = frame {
+                    if let Frame::Object { start, seen } = frame {
                         self.skip_ws();
                         let key_pos = self.pos;
-                        *key = self.parse_key()?;
+                        let key = self.parse_key()?;
                         let members = &open.members[*start..];
-                        if is_duplicate(members, |(k, _)| k, key, seen) {
+                        if is_duplicate(members, |(k, _)| k, &key, seen) {
                             self.pos = key_pos;
                             return self.err(format!("duplicate object key {key:?}"));
                         }
+                        open.members.push((key, Value::Null));
                     }
                     break;
                 }
