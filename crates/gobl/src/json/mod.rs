@@ -128,7 +128,10 @@ enum Frame {
         start: usize,
     },
     /// An object whose members are `open.members[start..]`, the last of them the one whose
-    /// value is being read (its key in place, its value `null` until read).
+    /// value is being read (its key in place, its value `null` until read). A member goes
+    /// into the list when its key is read rather than whole once its value is: built on the
+    /// stack from the two, it was read back in wider loads than it had been written with, and
+    /// each read waited for its stores (docs/benchmarks.md, "The member built in its place").
     Object {
         start: usize,
         seen: Option<HashSet<Text>>,
@@ -235,10 +238,6 @@ impl<'a> Parser<'a> {
                     } else {
                         let key = self.parse_key()?;
                         let start = open.members.len();
-                        // A member goes into the list with its key as soon as the key is read,
-                        // its value set in place later: built whole on the stack from its key
-                        // and value, it was read back in wider loads than it had been written
-                        // with, and each read waited for its stores (docs/benchmarks.md).
                         open.members.push((key, Value::Null));
                         stack.push(Frame::Object { start, seen: None });
                         continue;
@@ -280,7 +279,8 @@ impl<'a> Parser<'a> {
                 match frame {
                     Frame::Array { .. } => open.items.push(value),
                     Frame::Object { .. } => {
-                        // the frame's pending member is the last: its children are split off
+                        // the frame's pending member is the list's last (the members of any
+                        // object inside its value were split off when that object closed)
                         if let Some(member) = open.members.last_mut() {
                             member.1 = value;
                         }
