@@ -9,6 +9,7 @@ use crate::addons::es_aeat::{self as es, Rules};
 use crate::addons::{AddonDef, ExtDef};
 use crate::bill::val::{Obj, get, string};
 use crate::fault::Fault;
+use crate::json::Text;
 use crate::tax::defs::*;
 
 const DOC_TYPE: &str = "es-verifactu-doc-type";
@@ -113,10 +114,10 @@ fn exempt(c: &mut Obj, codes: &[&str]) {
 }
 
 /// The combo's key; a combo without one takes it from its legacy extensions (standard when
-/// they say nothing).
-fn combo_key(c: &mut Obj) -> String {
+/// they say nothing). A text of its own (inline: no allocation), as the combo is changed next.
+fn combo_key(c: &mut Obj) -> Text {
     if let Some(k) = string(c, "key").filter(|k| !k.is_empty()) {
-        return k.to_string();
+        return k.into();
     }
     let mut key = es::key_from_exempt(es::ext(c, EXEMPT));
     match es::ext(c, OP_CLASS) {
@@ -126,7 +127,7 @@ fn combo_key(c: &mut Obj) -> String {
     }
     let key = key.unwrap_or("standard");
     es::set_key(c, key);
-    key.to_string()
+    key.into()
 }
 
 /// The add-on's rules of a calculated invoice.
@@ -192,25 +193,29 @@ fn customer_rules(r: &mut Rules, doc: &Doc) {
 }
 
 /// A VAT or IGIC combo needs a regime, an operation class when taxed, and never both an
-/// operation class and an exemption.
+/// operation class and an exemption. (Its `ext` map is found once for its four codes' rules.)
 fn combo_rules(r: &mut Rules, path: es::ComboPath, c: &Obj) {
     if !string(c, "cat").is_some_and(|k| es::VAT_LIKE.contains(&k)) {
         return;
     }
+    let ext = get(c, "ext").and_then(|e| e.as_object());
+    let code = |key: &str| ext.and_then(|e| e.get(key)).and_then(|v| v.as_str());
+    let has = |key: &str| code(key).is_some_and(|v| !v.is_empty());
     let at = path.ext();
-    let regime = es::ext(c, REGIME);
+    let regime = code(REGIME);
     if regime.is_none() {
         r.combo("01", at, &format!("extension '{REGIME}' is required"));
     }
-    if regime.is_none_or(|g| g == "01") && matches!(es::ext(c, EXEMPT), Some("E2" | "E3")) {
+    if regime.is_none_or(|g| g == "01") && matches!(code(EXEMPT), Some("E2" | "E3")) {
         let m = format!("exempt codes E2 and E3 not allowed with '{REGIME}' 01");
         r.combo("02", at, &m);
     }
-    if es::has_ext(c, OP_CLASS) && es::has_ext(c, EXEMPT) {
+    let class = has(OP_CLASS);
+    if class && has(EXEMPT) {
         let m = format!("cannot use both '{OP_CLASS}' and '{EXEMPT}' at the same time");
         r.combo("03", at, &m);
     }
-    if es::present(c, "percent") && !es::has_ext(c, OP_CLASS) {
+    if es::present(c, "percent") && !class {
         let m = format!("extension '{OP_CLASS}' is required for taxed operations");
         r.combo("04", at, &m);
     }

@@ -7,7 +7,7 @@
 //! modules; [`ALL`] lists them. A new add-on is one new file and one line in [`ALL`].
 
 use crate::json;
-use crate::json::Value;
+use crate::json::{Value, same_bytes};
 
 use crate::bill::val::Obj;
 use crate::fault::Fault;
@@ -114,7 +114,11 @@ pub(crate) struct ExtDefs(Vec<(String, Option<&'static ExtDef>)>);
 impl ExtDefs {
     /// [`extension`] of `key`.
     pub(crate) fn get(&mut self, key: &str) -> Option<&'static ExtDef> {
-        if let Some((_, def)) = self.0.iter().find(|(k, _)| k == key) {
+        if let Some((_, def)) = self
+            .0
+            .iter()
+            .find(|(k, _)| same_bytes(k.as_bytes(), key.as_bytes()))
+        {
             return *def;
         }
         let def = extension(key);
@@ -212,7 +216,8 @@ pub(crate) fn check_ext_map(
         let (Some(def), Some(code)) = (defs.get(k), v.as_str()) else {
             continue;
         };
-        if !def.codes.is_empty() && !def.codes.contains(&code) {
+        let listed = |c: &&str| same_bytes(c.as_bytes(), code.as_bytes());
+        if !def.codes.is_empty() && !def.codes.iter().any(listed) {
             faults.push(Fault::at(
                 format!("{path}.{k}"),
                 "ext-code",

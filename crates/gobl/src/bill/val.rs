@@ -50,25 +50,28 @@ pub(crate) fn has(o: &Obj, k: &str) -> bool {
     get(o, k).is_some()
 }
 
-/// The code `ext[key]` of `o`, if any (both found by scanning: an `ext` map holds a few codes).
+/// The code `ext[key]` of `o`, if any. The code's key is not a constant here, so it is found
+/// by the map's own look-up, which compares keys as words ([`Map::position`]; an add-on's
+/// extension keys are longer than 16 bytes, where `==` is a call to `memcmp`).
 pub(crate) fn ext<'a>(o: &'a Obj, key: &str) -> Option<&'a str> {
-    get(get(o, "ext")?.as_object()?, key)?.as_str()
+    get(o, "ext")?.as_object()?.get(key)?.as_str()
 }
 
 /// Sets `ext[key]` of `o` to `code`, adding the `ext` map when there is none; an `ext` that is
-/// not a map is left for validation to refuse. Members are found by scanning and a key is
-/// allocated only when new: the add-ons run this for every tax combo.
+/// not a map is left for validation to refuse. Each map is scanned once and a key is allocated
+/// only when new: the add-ons run this for every tax combo.
 pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
-    if get(o, "ext").is_none() {
-        o.insert("ext".into(), Value::Object(Obj::new()));
-    }
-    let Some(Value::Object(ext)) = get_mut(o, "ext") else {
-        return;
-    };
-    match get_mut(ext, key) {
-        Some(v) => *v = Value::String(code.into()),
+    let code = Value::String(code.into());
+    match get_mut(o, "ext") {
+        Some(Value::Object(ext)) => match ext.get_mut(key) {
+            Some(v) => *v = code,
+            None => ext.insert_absent(ext.len(), key.into(), code),
+        },
+        Some(_) => {}
         None => {
-            ext.insert(key.into(), Value::String(code.into()));
+            let mut ext = Obj::new();
+            ext.insert_absent(0, key.into(), code);
+            o.insert_absent(o.len(), "ext".into(), Value::Object(ext));
         }
     }
 }
@@ -78,8 +81,8 @@ pub(crate) fn set_ext(o: &mut Obj, key: &str, code: &str) {
 pub(crate) fn delete_ext(o: &mut Obj, key: &str) {
     let empty = match get_mut(o, "ext").and_then(Value::as_object_mut) {
         Some(map) => {
-            // looked for by scanning first: most combos have no such code to remove
-            if get(map, key).is_some() {
+            // looked for first: most combos have no such code to remove
+            if map.contains_key(key) {
                 map.remove(key);
             }
             map.is_empty()

@@ -22,6 +22,7 @@ mod macros;
 pub(crate) mod map;
 mod members;
 
+pub(crate) use map::same_bytes;
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
 pub use members::{Member, parse_members};
 
@@ -962,7 +963,8 @@ mod tests {
     #[test]
     fn escapes_are_found_wherever_they_are() {
         let naive = |b: &[u8]| b.iter().position(|&c| c < 0x20 || c == b'"' || c == b'\\');
-        for len in 0..24 {
+        // every path of `needs_no_escape`: bytes, two half words, two words, a loop of words
+        for len in 0..48 {
             for at in 0..=len {
                 for c in [
                     b'"', b'\\', 0x00, 0x1f, b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']',
