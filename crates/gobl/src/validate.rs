@@ -70,6 +70,7 @@ struct Validator {
     ext_defs: crate::addons::ExtDefs,
 }
 
+#[inline]
 fn present(o: &Map, k: &str) -> bool {
     get(o, k).is_some_and(filled)
 }

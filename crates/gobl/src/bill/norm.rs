@@ -105,6 +105,7 @@ fn set_regime_from_supplier(doc: &mut Obj) {
 }
 
 /// Turn numeric amount fields into their string form (`20` → `"20"`).
+#[inline(always)]
 fn stringify_amount(o: &mut Obj, k: &str) {
     if let Some(v @ Value::Number(_)) = get_mut(o, k) {
         let t = num_text(v).unwrap_or_default().into_owned();
@@ -113,6 +114,7 @@ fn stringify_amount(o: &mut Obj, k: &str) {
 }
 
 /// Drop empty arrays and null entries of `k`.
+#[inline(always)]
 fn clean_list(o: &mut Obj, k: &str) {
     let remove = match get_mut(o, k) {
         Some(Value::Array(a)) => {

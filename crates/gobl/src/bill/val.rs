@@ -103,9 +103,10 @@ pub(crate) fn num_text(v: &Value) -> Option<Cow<'_, str>> {
     }
 }
 
-/// Read an optional amount at `o[k]`.
+/// Read an optional amount at `o[k]`. (Here and below, where `k` is the caller's and not a
+/// constant, members are found by the map's own look-up, as in [`ext`].)
 pub(crate) fn amount(o: &Obj, k: &str, path: impl Display) -> Result<Option<Amount>, CalcError> {
-    amount_of(get(o, k), k, path)
+    amount_of(o.get(k), k, path)
 }
 
 /// [`amount`] of a member already found (`v`, named `k`).
@@ -132,7 +133,7 @@ pub(crate) fn percent(
     k: &str,
     path: impl Display,
 ) -> Result<Option<Percentage>, CalcError> {
-    match get(o, k) {
+    match o.get(k) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(v) => {
@@ -146,6 +147,7 @@ pub(crate) fn percent(
 }
 
 /// Read an optional string at `o[k]` (empty strings count as absent).
+#[inline]
 pub(crate) fn string<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
     get(o, k).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
@@ -169,7 +171,7 @@ pub(crate) fn set_percent(o: &mut Obj, k: &str, p: Percentage) {
 /// Set `o[k]` to the string `text`, leaving a member that holds it already as it is (an
 /// amount often keeps its text, e.g. a price with the currency's decimals).
 fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
-    match get_mut(o, k) {
+    match o.get_mut(k) {
         Some(Value::String(s)) if text.is(s) => {}
         Some(v) => *v = Value::String(text.to_text()),
         None => {
@@ -180,7 +182,7 @@ fn set_num_text(o: &mut Obj, k: &str, text: &NumText) {
 
 /// Set `o[k]` to a string, in place when the member exists (no new key to allocate).
 fn set_text(o: &mut Obj, k: &str, text: String) {
-    match get_mut(o, k) {
+    match o.get_mut(k) {
         Some(v) => *v = Value::String(text.into()),
         None => {
             o.insert(k.into(), Value::String(text.into()));
@@ -204,11 +206,11 @@ pub(crate) fn set_index(o: &mut Obj, i: usize) {
 
 /// Insert `k` right after `after` (or at the end), keeping the object's order readable.
 pub(crate) fn insert_after(o: &mut Obj, after: &str, k: &str, v: Value) {
-    if let Some(slot) = get_mut(o, k) {
+    if let Some(slot) = o.get_mut(k) {
         *slot = v;
         return;
     }
-    match o.keys().position(|x| x == after) {
+    match o.position(after) {
         Some(i) => {
             o.shift_insert(i + 1, k.into(), v);
         }

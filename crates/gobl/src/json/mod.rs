@@ -22,8 +22,8 @@ mod macros;
 pub(crate) mod map;
 mod members;
 
-pub(crate) use map::same_bytes;
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
+pub(crate) use map::{same_bytes, same_text};
 pub use members::{Member, parse_members};
 
 /// Nesting depth allowed by [`parse`].
@@ -725,7 +725,13 @@ fn needs_no_escape(bytes: &[u8]) -> bool {
         8..=16 => {
             !(word_needs_escape(word_at(bytes, 0)) || word_needs_escape(word_at(bytes, n - 8)))
         }
-        _ => find_escape(bytes).is_none(),
+        // eight at a time, the last eight overlapping the one before (no loop over the rest):
+        // an add-on's extension keys, names, dates and uuids are this long
+        _ => {
+            let last = escape_bytes(word_at(bytes, n - 8));
+            let words = bytes.chunks_exact(8).map(|c| escape_bytes(word_at(c, 0)));
+            words.fold(last, |m, w| m | w) == 0
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! one line in [`ALL`]; `tools/gen_defs.py regime <cc>` writes its table from the reference's
 //! facts.
 
+use crate::json::same_text;
 use crate::tax::RegimeDef;
 
 pub mod ae;
@@ -71,9 +72,9 @@ pub static ALL: &[&RegimeDef] = &[
 
 /// The regime for a country code (or one of its alternative codes), e.g. `"ES"` or `"XI"`.
 pub fn get(country: &str) -> Option<&'static RegimeDef> {
-    ALL.iter()
-        .copied()
-        .find(|r| r.country == country || r.alt_countries.contains(&country))
+    ALL.iter().copied().find(|r| {
+        same_text(r.country, country) || r.alt_countries.iter().any(|c| same_text(c, country))
+    })
 }
 
 #[cfg(test)]

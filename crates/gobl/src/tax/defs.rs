@@ -1,7 +1,7 @@
 //! Definitions of tax regimes, categories, keys and rates, in folio's own static form, and
 //! the parts a regime shares with an add-on: scenarios, correction definitions and hooks.
 
-use crate::json::Map;
+use crate::json::{Map, same_text};
 
 use crate::fault::Fault;
 use crate::num::Percentage;
@@ -231,7 +231,7 @@ pub const STANDARD: &[&str] = &["standard"];
 impl RegimeDef {
     /// The category with `code`.
     pub fn category(&self, code: &str) -> Option<&'static CategoryDef> {
-        self.categories.iter().find(|c| c.code == code)
+        self.categories.iter().find(|c| same_text(c.code, code))
     }
 
     /// The rounding rule (`precise` unless the regime says otherwise).
@@ -243,7 +243,7 @@ impl RegimeDef {
 impl CategoryDef {
     /// The key definition for `key`.
     pub fn key(&self, key: &str) -> Option<&'static KeyDef> {
-        self.keys.iter().find(|k| k.key == key)
+        self.keys.iter().find(|k| same_text(k.key, key))
     }
 
     /// The rate definition for `rate` under `key`: an exact match, else the first rate
@@ -254,7 +254,7 @@ impl CategoryDef {
             if !r.has_key(key) {
                 continue;
             }
-            if r.rate == rate {
+            if same_text(r.rate, rate) {
                 return Some(r);
             }
             if second.is_none() && rate.starts_with(r.rate) {
@@ -271,7 +271,7 @@ impl RateDef {
         if self.keys.is_empty() && key.is_empty() {
             return true;
         }
-        self.keys.contains(&key)
+        self.keys.iter().any(|k| same_text(k, key))
     }
 
     /// The value valid on `date` (`YYYYMMDD`) for a combo carrying `ext`.
