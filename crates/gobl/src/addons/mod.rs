@@ -7,7 +7,7 @@
 //! modules; [`ALL`] lists them. A new add-on is one new file and one line in [`ALL`].
 
 use crate::json;
-use crate::json::{Value, same_bytes};
+use crate::json::{Value, same_text};
 
 use crate::bill::val::Obj;
 use crate::fault::Fault;
@@ -114,11 +114,7 @@ pub(crate) struct ExtDefs(Vec<(String, Option<&'static ExtDef>)>);
 impl ExtDefs {
     /// [`extension`] of `key`.
     pub(crate) fn get(&mut self, key: &str) -> Option<&'static ExtDef> {
-        if let Some((_, def)) = self
-            .0
-            .iter()
-            .find(|(k, _)| same_bytes(k.as_bytes(), key.as_bytes()))
-        {
+        if let Some((_, def)) = self.0.iter().find(|(k, _)| same_text(k, key)) {
             return *def;
         }
         let def = extension(key);
@@ -216,7 +212,7 @@ pub(crate) fn check_ext_map(
         let (Some(def), Some(code)) = (defs.get(k), v.as_str()) else {
             continue;
         };
-        let listed = |c: &&str| same_bytes(c.as_bytes(), code.as_bytes());
+        let listed = |c: &&str| same_text(c, code);
         if !def.codes.is_empty() && !def.codes.iter().any(listed) {
             faults.push(Fault::at(
                 format!("{path}.{k}"),

@@ -23,7 +23,7 @@ pub(crate) mod map;
 mod members;
 
 pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
-pub(crate) use map::{same_bytes, same_text};
+pub(crate) use map::same_text;
 pub use members::{Member, parse_members};
 
 /// Nesting depth allowed by [`parse`].
