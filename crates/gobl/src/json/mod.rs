@@ -22,8 +22,8 @@ mod macros;
 pub(crate) mod map;
 mod members;
 
-pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
 pub(crate) use map::same_text;
+pub use map::{Entry, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
 pub use members::{Member, parse_members};
 
 /// Nesting depth allowed by [`parse`].
