@@ -19,6 +19,9 @@ use crate::{KeyError, StoreError};
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// How long a closing store keeps trying to truncate SQLite's WAL.
+const CLOSE_REWIND: Duration = Duration::from_secs(2);
+
 /// Settings applied to every SQLite connection: a busy timeout so concurrent writers queue
 /// instead of failing, enforced foreign keys, and a WAL file cut back to 16 MiB whenever it is
 /// rewound (see `writer::WAL_REWIND_PAGES`). WAL itself is set once, by [`set_wal`].
@@ -293,11 +296,21 @@ impl Store {
 
     /// Close all connections, waiting for checked-out ones to be returned. On SQLite the WAL
     /// is then copied into the database and truncated (no reader is left to hold it), so a
-    /// stopped server leaves the database alone.
+    /// stopped server leaves the database alone. A truncation that does not happen (a group a
+    /// background task still has open on the writer, a checkpoint still finishing) is tried
+    /// again for up to [`CLOSE_REWIND`] before the WAL is left for the next start.
     pub async fn close(&self) {
         self.pool.close().await;
-        if let Some(lane) = &self.lane {
-            lane.rewind_wal(Rewind::Truncate).await;
+        let Some(lane) = &self.lane else {
+            return;
+        };
+        let started = std::time::Instant::now();
+        while !lane.rewind_wal(Rewind::Truncate).await {
+            if started.elapsed() >= CLOSE_REWIND {
+                tracing::warn!("SQLite WAL left for the next start: it could not be truncated");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 }

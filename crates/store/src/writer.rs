@@ -153,11 +153,11 @@ impl Lane {
     /// Copies the whole WAL into the database and rewinds it, on the writer's connection
     /// between two groups (a group still open is left for the next checkpoint). It waits for
     /// readers in SQLite's busy handler, and syncs the database file: on a thread for
-    /// blocking work.
-    pub(crate) async fn rewind_wal(&self, how: Rewind) {
+    /// blocking work. True when the WAL was rewound.
+    pub(crate) async fn rewind_wal(&self, how: Rewind) -> bool {
         let mut turn = self.turn.clone().lock_owned().await;
         if turn.group.is_some() || turn.dangling {
-            return;
+            return false;
         }
         let pragma = match how {
             Rewind::Restart => "PRAGMA wal_checkpoint(RESTART)",
@@ -167,13 +167,17 @@ impl Lane {
             .await
             .unwrap_or_else(|e| Err(sqlx::Error::Protocol(e.to_string())));
         match done {
-            Ok((0, _, _)) => tracing::debug!(?how, "SQLite WAL rewound"),
+            Ok((0, _, _)) => {
+                tracing::debug!(?how, "SQLite WAL rewound");
+                return true;
+            }
             Ok(_) => tracing::info!(
                 ?how,
                 "SQLite WAL not rewound: readers were busy; trying later"
             ),
             Err(e) => tracing::warn!(?how, error = %e, "SQLite WAL checkpoint failed"),
         }
+        false
     }
 
     /// Waits for the turn and joins (or opens) the group; with `savepoint`, the member's
