@@ -4,7 +4,7 @@
 //! the correction and third-party extensions of the invoice, the identity type of a foreign
 //! customer, and the rules (`es-sii-bill-invoice-NN`, `es-sii-tax-combo-NN`) of the AEAT.
 
-use crate::json::Value;
+use crate::json::{Text, Value};
 
 use crate::addons::es_aeat::{self as es, Rules};
 use crate::addons::{AddonDef, ExtDef};
@@ -107,10 +107,10 @@ fn exempt(c: &mut Obj, codes: &[&str]) {
 }
 
 /// The combo's key; a combo without one takes it from its legacy extensions (standard when
-/// they say nothing).
-fn combo_key(c: &mut Obj) -> String {
+/// they say nothing). A text of its own (inline: no allocation), as es-verifactu's.
+fn combo_key(c: &mut Obj) -> Text {
     if let Some(k) = string(c, "key").filter(|k| !k.is_empty()) {
-        return k.to_string();
+        return k.into();
     }
     let mut key = es::key_from_exempt(es::ext(c, EXEMPT));
     if es::has_ext(c, OUTSIDE_SCOPE) {
@@ -118,7 +118,7 @@ fn combo_key(c: &mut Obj) -> String {
     }
     let key = key.unwrap_or("standard");
     es::set_key(c, key);
-    key.to_string()
+    key.into()
 }
 
 /// Goods or services, from the item's key, on the line's VAT combo.
