@@ -23,10 +23,12 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 const CLOSE_REWIND: Duration = Duration::from_secs(2);
 
 /// Settings applied to every SQLite connection: a busy timeout so concurrent writers queue
-/// instead of failing, enforced foreign keys, and a WAL file cut back to 16 MiB whenever it is
-/// rewound (see `writer::WAL_REWIND_PAGES`). WAL itself is set once, by [`set_wal`].
+/// instead of failing, enforced foreign keys, and a WAL file cut back to 64 MiB whenever it is
+/// rewound: the size at which the writer rewinds it (`writer::WAL_REWIND_PAGES` pages of 4
+/// KiB), so that it is written over in place, not extended again. WAL itself is set once, by
+/// [`set_wal`].
 const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; \
-                              PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=16777216;";
+                              PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=67108864;";
 
 /// How long [`set_wal`] tries while another process holds the database.
 const SET_WAL_FOR: Duration = Duration::from_secs(5);

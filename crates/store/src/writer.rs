@@ -43,19 +43,23 @@ const MAX_GROUP: usize = 64;
 /// under SQLite's own default of 1000.
 const CHECKPOINT_EVERY: u64 = 32;
 
-/// WAL pages (4 KiB each by default: 16 MiB) past which a checkpoint also rewinds the WAL.
+/// WAL pages (4 KiB each by default: 64 MiB) past which a checkpoint also rewinds the WAL.
 /// A passive checkpoint copies pages back but cannot rewind the WAL while readers keep
 /// reading older snapshots from it, which under a steady load of reads and writes is always:
 /// the WAL then grows without bound (4.4 GB beside a 583 MB database was seen). Rewinding
-/// waits for those readers and holds the writer's turn meanwhile, a pause of some
-/// milliseconds once per this many pages.
-pub(crate) const WAL_REWIND_PAGES: i64 = 4096;
+/// waits for those readers and holds the writer's turn meanwhile, a pause of 5–15 ms on the
+/// development machines (the database's `fsync`) once per this many pages: at 16 MiB, once
+/// every thousand or so envelope `PUT`s, which set their p99 (8–10 ms against 3–4 ms at
+/// 64 MiB; docs/benchmarks.md). The WAL file keeps this size between rewinds
+/// (`journal_size_limit` in `db.rs`): cut back to 16 MiB each time, it grew again by
+/// extending the file, which cost 10–15% of the `PUT`s a second.
+pub(crate) const WAL_REWIND_PAGES: i64 = 16384;
 
 /// How a checkpoint on the writer's turn leaves the WAL.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Rewind {
     /// The next write starts the WAL over, and its commit cuts the file back to
-    /// `journal_size_limit` (16 MiB): under load, where cutting the file to nothing held the
+    /// `journal_size_limit` (64 MiB, the size it had): under load, where cutting the file to nothing held the
     /// writer's turn 12–18 ms against 4–10 ms for a restart (the copy of the last frames and
     /// the database's `fsync`, which both need).
     Restart,
