@@ -12,9 +12,9 @@ use uuid::Uuid;
 
 use crate::harness::TestApp;
 
-/// Envelopes written: a 47 MB database (the WAL at most 69 MB in one run). Without rewinds under load the WAL grew by about
-/// 19 MB a thousand envelopes (112 MB at 6,000), so it passes the rewind threshold (64 MiB)
-/// and, unbounded, would pass [`BOUND`] too.
+/// Envelopes written: a 47 MB database, the WAL at most 69 MB in one run. Without rewinds
+/// under load the WAL grew by about 19 MB a thousand envelopes (112 MB at 6,000), so it passes
+/// the rewind threshold (64 MiB) and, unbounded, would pass [`BOUND`] too.
 const WRITES: usize = 9000;
 const WRITERS: usize = 8;
 /// What the WAL may reach: the rewind threshold (64 MiB, `WAL_REWIND_PAGES`) and what a few
