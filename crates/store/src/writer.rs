@@ -59,9 +59,9 @@ pub(crate) const WAL_REWIND_PAGES: i64 = 16384;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Rewind {
     /// The next write starts the WAL over, and its commit cuts the file back to
-    /// `journal_size_limit` (64 MiB, the size it had): under load, where cutting the file to nothing held the
-    /// writer's turn 12–18 ms against 4–10 ms for a restart (the copy of the last frames and
-    /// the database's `fsync`, which both need).
+    /// `journal_size_limit` (64 MiB, the size it had): under load, where cutting the file to
+    /// nothing held the writer's turn 12–18 ms against 4–10 ms for a restart (the copy of the
+    /// last frames and the database's `fsync`, which both need).
     Restart,
     /// The WAL file is cut to nothing: at a graceful stop.
     Truncate,
