@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use sqlx::any::AnyPoolOptions;
@@ -12,7 +12,7 @@ use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::WriteTx;
 use crate::keys::Kek;
-use crate::writer::{Lane, Rewind, SCRIPT_END, SCRIPT_START};
+use crate::writer::{Lane, Rewind, SCRIPT_END, SCRIPT_START, WAL_REWIND_PAGES};
 use crate::writer_conn::WriterConn;
 use crate::{KeyError, StoreError};
 
@@ -23,12 +23,17 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 const CLOSE_REWIND: Duration = Duration::from_secs(2);
 
 /// Settings applied to every SQLite connection: a busy timeout so concurrent writers queue
-/// instead of failing, enforced foreign keys, and a WAL file cut back to 64 MiB whenever it is
-/// rewound: the size at which the writer rewinds it (`writer::WAL_REWIND_PAGES` pages of 4
-/// KiB), so that it is written over in place, not extended again. WAL itself is set once, by
+/// instead of failing, enforced foreign keys, and a WAL file cut back, whenever it is rewound,
+/// to the size at which the writer rewinds it ([`WAL_REWIND_PAGES`] pages of SQLite's default
+/// 4 KiB), so that it is written over in place, not extended again. WAL itself is set once, by
 /// [`set_wal`].
-const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; \
-                              PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=67108864;";
+static SQLITE_PRAGMAS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; \
+         PRAGMA journal_size_limit={};",
+        WAL_REWIND_PAGES * 4096
+    )
+});
 
 /// How long [`set_wal`] tries while another process holds the database.
 const SET_WAL_FOR: Duration = Duration::from_secs(5);
@@ -183,12 +188,12 @@ impl Store {
                     .max_lifetime(None);
             }
             // The writer first: it puts the file in WAL mode before any reader opens it.
-            let mut writer = WriterConn::open(&path, in_memory, SQLITE_PRAGMAS)?;
+            let mut writer = WriterConn::open(&path, in_memory, &SQLITE_PRAGMAS)?;
             set_wal(&mut writer).await?;
             let pool = options
                 .after_connect(|conn, _meta| {
                     Box::pin(async move {
-                        conn.execute(SQLITE_PRAGMAS).await?;
+                        conn.execute(SQLITE_PRAGMAS.as_str()).await?;
                         Ok(())
                     })
                 })
@@ -370,4 +375,26 @@ fn sqlite_url(database: &str) -> Result<(String, bool, PathBuf), StoreError> {
 fn create_dir_all(dir: &Path) -> Result<(), StoreError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| StoreError::Invalid(format!("cannot create folder {}: {e}", dir.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The WAL's size limit, derived from the rewind threshold, is in force (the writer's
+    /// connection is opened with the same settings).
+    #[tokio::test]
+    async fn sqlite_connections_limit_the_wal_to_the_rewind_threshold() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("folio.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let want = WAL_REWIND_PAGES * 4096;
+        let pool: i64 = sqlx::query_scalar("PRAGMA journal_size_limit")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        assert_eq!(pool, want);
+        store.close().await;
+    }
 }

@@ -51,7 +51,7 @@ const CHECKPOINT_EVERY: u64 = 32;
 /// development machines (the database's `fsync`) once per this many pages: at 16 MiB, once
 /// every thousand or so envelope `PUT`s, which set their p99 (8–10 ms against 3–4 ms at
 /// 64 MiB; docs/benchmarks.md). The WAL file keeps this size between rewinds
-/// (`journal_size_limit` in `db.rs`): cut back to 16 MiB each time, it grew again by
+/// (`journal_size_limit`, `db.rs` derives it from this): cut back to 16 MiB each time, it grew again by
 /// extending the file, which cost 10–15% of the `PUT`s a second.
 pub(crate) const WAL_REWIND_PAGES: i64 = 16384;
 
