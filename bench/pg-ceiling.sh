@@ -3,10 +3,15 @@
 # statement an envelope PUT sends (`silo::db::envelopes::create`: the envelope row and its first
 # version in one round trip, under folio's own schema) against the raw insert the PUT benchmark
 # compares with, same text, same clients, alternating rounds. The ratio is the ceiling of the
-# PUT's ratio on PostgreSQL on this machine, before folio spends any CPU of its own.
+# PUT's ratio on PostgreSQL on this machine, before folio spends any CPU of its own. Both run as
+# folio and the PUT benchmark's raw insert do (sqlx): prepared once a connection, the envelope's
+# text bound as a parameter, not parsed as a literal.
 #
 #   FOLIO_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bench/pg-ceiling.sh [SECONDS]
 #
+# `PG_CEILING_ONLY=put` runs one timed round of the PUT's statement alone (after the same warm-up
+# and `ANALYZE`) and prints its transactions and the machine's CPU time each, for
+# `bench/pg-waits.sh` to set beside folio's PUT.
 # Works in a scratch schema of that database (dropped at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,14 +30,15 @@ done
 psql -q "$url" -c "INSERT INTO workspaces (id, name, created_at) VALUES ('ws', 'bench', 0)" \
   -c "CREATE TABLE bench_raw (id TEXT NOT NULL PRIMARY KEY, data TEXT NOT NULL)" >/dev/null
 
-# The PUT benchmark's envelope, compact, as an SQL literal.
+# The PUT benchmark's envelope, compact, bound as `:data`.
 python3 - "$work" <<'PY'
 import json, re, sys
 work = sys.argv[1]
 doc = json.load(open("../shared/gobl/examples/de/out/invoice-de-rounding.json"))
-text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).replace("'", "''")
+text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+open(f"{work}/data.txt", "w").write(text)
 open(f"{work}/raw.sql", "w").write(
-    f"INSERT INTO bench_raw (id, data) VALUES (gen_random_uuid()::text, '{text}');\n")
+    f"INSERT INTO bench_raw (id, data) VALUES (gen_random_uuid()::text, :data);\n")
 # The envelope's summary columns as `silo::summary` writes them (its search text feeds the GIN
 # index, so the ceiling pays for that index too).
 d = doc["doc"]
@@ -60,15 +66,22 @@ open(f"{work}/put.sql", "w").write(
     f"{summary}) "
     "ON CONFLICT DO NOTHING RETURNING id) "
     "INSERT INTO silo_versions (workspace_id, envelope_id, version, created_at, data) "
-    f"SELECT 'ws', id, '0123456789abcdef', 1, '{text}' FROM first;\n")
+    f"SELECT 'ws', id, '0123456789abcdef', 1, :data FROM first;\n")
 PY
 
-tps() { "$pgbench" -n -c 8 -j 2 -T "${2:-$seconds}" -f "$work/$1.sql" "$url" 2>/dev/null | sed -nE 's/^tps = ([0-9]+).*/\1/p'; }
+tps() { "$pgbench" -n -M prepared -D "data=$(cat "$work/data.txt")" -c 8 -j 2 -T "${2:-$seconds}" -f "$work/$1.sql" "$url" 2>/dev/null | sed -nE 's/^tps = ([0-9]+).*/\1/p'; }
 # A warm-up round of each, then the statistics a running server has, as the other PostgreSQL
 # benchmarks do. Without them the first timed round of the PUT's statement ran at two thirds
 # of the others (likely its foreign-key checks planned for empty tables, as in the put bench).
 tps raw 2 >/dev/null; tps put 2 >/dev/null
 psql -q "$url" -c "ANALYZE" >/dev/null
+if [ "${PG_CEILING_ONLY:-}" = put ]; then
+  source bench/cpu.sh
+  before="$(busy_us)"
+  put="$(tps put)"
+  echo "pgbench, the PUT's statement alone: $put tps, $(( ($(busy_us) - before) / (put * seconds) )) µs of the machine's CPU a statement"
+  exit 0
+fi
 raw_runs=() put_runs=()
 for _ in 1 2 3; do
   raw_runs+=("$(tps raw)")

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# What the envelope PUT on PostgreSQL waits for and spends its database time on (issue 32): runs
-# the PUT benchmark on PostgreSQL alone while one session samples what every client backend of
-# the benchmark's database is doing (`pg_stat_activity`, every 10 ms), then prints the samples by
-# state and wait event, and the statements by total time (`pg_stat_statements`, reset first;
-# the benchmark's database is dropped by then, so its statements are found by their count).
+# What the envelope PUT on PostgreSQL waits for and spends its database time on, beside the same
+# statement run by a bare server and by pgbench (issue 32): runs, one after the other, folio's PUT
+# alone and the bare server running the PUT's statement alone (the `put` bench's one-side modes,
+# `PG_WAITS_N` requests each, default 20,000), then the PUT's statement alone in pgbench
+# (`bench/pg-ceiling.sh`'s one-side mode, `PG_WAITS_SECONDS`, default 10), while one session
+# samples what every client backend is doing (`pg_stat_activity`, every 10 ms). Prints, for each
+# side, its rate and the machine's CPU a request, the samples by state and wait event, and its
+# statements by total time (`pg_stat_statements`, reset before each side).
 #
 #   FOLIO_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bench/pg-waits.sh
 #
@@ -25,33 +28,53 @@ for line in sys.stdin:
         print(m["executable"])
 ')"
 
-psql -q "$url" -c "DROP TABLE IF EXISTS bench_waits" \
-  -c "CREATE UNLOGGED TABLE bench_waits (state TEXT, wait TEXT, query TEXT)" \
-  -c "SELECT pg_stat_statements_reset()" >/dev/null
-# The sampler: one session, 10 ms apart, until the benchmark ends (it is cancelled then).
+psql -q "$url" -c "DROP TABLE IF EXISTS bench_waits, bench_phase, bench_statements" \
+  -c "CREATE UNLOGGED TABLE bench_waits (side TEXT, state TEXT, wait TEXT, query TEXT)" \
+  -c "CREATE UNLOGGED TABLE bench_phase (side TEXT)" \
+  -c "CREATE UNLOGGED TABLE bench_statements AS SELECT ''::text AS side, * FROM pg_stat_statements LIMIT 0" \
+  -c "INSERT INTO bench_phase VALUES ('set-up')" >/dev/null
+# The sampler: one session, 10 ms apart, until every side has run (it is cancelled then).
 psql -q "$url" -c "DO \$\$ BEGIN LOOP
-  INSERT INTO bench_waits SELECT state, coalesce(wait_event_type || ':' || wait_event, 'CPU'),
-    left(query, 60) FROM pg_stat_activity
-   WHERE backend_type = 'client backend' AND datname LIKE 'folio_test_%' AND pid <> pg_backend_pid();
+  INSERT INTO bench_waits SELECT (SELECT side FROM bench_phase LIMIT 1), state,
+    coalesce(wait_event_type || ':' || wait_event, 'CPU'), left(query, 60) FROM pg_stat_activity
+   WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+     AND (datname LIKE 'folio_test_%' OR application_name = 'pgbench');
   COMMIT; PERFORM pg_sleep(0.01); END LOOP; END \$\$" >/dev/null 2>&1 &
 sampler=$!
 trap 'kill $sampler 2>/dev/null || true' EXIT
 
-BENCH_BACKEND=postgres "$put" | grep -E '^BENCH|clients'
+# One side: its phase for the sampler, its statements kept apart.
+side() {
+  psql -q "$url" -c "UPDATE bench_phase SET side = '$1'" -c "SELECT pg_stat_statements_reset()" >/dev/null
+  "${@:2}"
+  psql -q "$url" -c "INSERT INTO bench_statements SELECT '$1', * FROM pg_stat_statements WHERE calls >= 100" >/dev/null
+}
+source bench/cpu.sh
+n="${PG_WAITS_N:-20000}"
+one_side() {
+  local started=$SECONDS before
+  before="$(busy_us)"
+  BENCH_BACKEND=postgres SILO_BENCH_ONLY="$1" SILO_BENCH_N="$n" "$put"
+  echo "$1 alone: $n requests in $((SECONDS - started)) s (its set-up and a warm-up of 100 included), $(( ($(busy_us) - before) / n )) µs of the machine's CPU a request"
+}
+side "folio PUT" one_side put
+side "bare statement server" one_side statement
+side pgbench env PG_CEILING_ONLY=put bench/pg-ceiling.sh "${PG_WAITS_SECONDS:-10}"
 kill "$sampler" 2>/dev/null || true
 wait "$sampler" 2>/dev/null || true
 
-echo "== client backends of the benchmark, by state and wait event (share of samples)"
-psql -q "$url" -c "SELECT coalesce(state, '?') AS state, wait, count(*) AS samples,
-  round(100.0 * count(*) / sum(count(*)) OVER (), 1) AS pct
-  FROM bench_waits GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 12"
+echo "== client backends of each side, by state and wait event (share of the side's samples)"
+psql -q "$url" -c "SELECT side, coalesce(state, '?') AS state, wait, count(*) AS samples,
+  round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY side), 1) AS pct
+  FROM bench_waits WHERE side <> 'set-up' GROUP BY 1, 2, 3 HAVING count(*) >= 10 ORDER BY 1, 4 DESC"
 echo "== active backends only: what they wait for"
-psql -q "$url" -c "SELECT wait, count(*) AS samples,
-  round(100.0 * count(*) / sum(count(*)) OVER (), 1) AS pct
-  FROM bench_waits WHERE state = 'active' GROUP BY 1 ORDER BY 2 DESC LIMIT 12"
+psql -q "$url" -c "SELECT side, wait, count(*) AS samples,
+  round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY side), 1) AS pct
+  FROM bench_waits WHERE side <> 'set-up' AND state = 'active' GROUP BY 1, 2 HAVING count(*) >= 10 ORDER BY 1, 3 DESC"
 echo "== statements by total time"
-psql -q "$url" -c "SELECT calls, round(total_exec_time::numeric, 0) AS total_ms,
-  round(mean_exec_time::numeric, 3) AS mean_ms, wal_records, round(wal_bytes / greatest(calls, 1)) AS wal_b_per_call,
-  left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
-  FROM pg_stat_statements WHERE calls >= 100 ORDER BY total_exec_time DESC LIMIT 10"
-psql -q "$url" -c "DROP TABLE IF EXISTS bench_waits" >/dev/null
+psql -q "$url" -c "SELECT side, calls, round(total_exec_time::numeric, 0) AS total_ms,
+  round(mean_exec_time::numeric, 3) AS mean_ms, wal_records / greatest(calls, 1) AS wal_records_per_call,
+  round(wal_bytes / greatest(calls, 1)) AS wal_b_per_call,
+  left(regexp_replace(query, '\s+', ' ', 'g'), 70) AS query
+  FROM bench_statements ORDER BY 1, total_exec_time DESC"
+psql -q "$url" -c "DROP TABLE IF EXISTS bench_waits, bench_phase, bench_statements" >/dev/null
