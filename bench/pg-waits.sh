@@ -20,13 +20,14 @@ psql -q "$url" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
 psql -qtA "$url" -c "SELECT 1 FROM pg_stat_statements LIMIT 1" >/dev/null ||
   { echo "pg_stat_statements is not loaded (shared_preload_libraries)"; exit 1; }
 
-put="$(cargo bench --no-run -q -p folio-silo --bench put --message-format=json | python3 -c '
+# `PUT_BENCH` names a built `put` bench binary to use instead (another version's, say).
+put="${PUT_BENCH:-$(cargo bench --no-run -q -p folio-silo --bench put --message-format=json | python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "put" and m.get("executable"):
         print(m["executable"])
-')"
+')}"
 
 psql -q "$url" -c "DROP TABLE IF EXISTS bench_waits, bench_phase, bench_statements" \
   -c "CREATE UNLOGGED TABLE bench_waits (side TEXT, state TEXT, wait TEXT, query TEXT)" \
