@@ -12,6 +12,7 @@
 # `PG_CEILING_ONLY=put` runs one timed round of the PUT's statement alone (after the same warm-up
 # and `ANALYZE`) and prints its transactions and the machine's CPU time each, for
 # `bench/pg-waits.sh` to set beside folio's PUT.
+#
 # Works in a scratch schema of that database (dropped at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
