@@ -12,7 +12,7 @@ use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 
 use crate::WriteTx;
 use crate::keys::Kek;
-use crate::writer::{Lane, Rewind, SCRIPT_END, SCRIPT_START, WAL_REWIND_PAGES};
+use crate::writer::{IDLE_REWIND, Lane, Rewind, SCRIPT_END, SCRIPT_START, WAL_REWIND_PAGES};
 use crate::writer_conn::WriterConn;
 use crate::{KeyError, StoreError};
 
@@ -142,6 +142,11 @@ impl Store {
     /// `database` is a `postgres://`/`postgresql://` URL, a `sqlite:` URL, or a plain file path
     /// (SQLite). A SQLite file and its parent folders are created on first start.
     pub async fn open(database: &str) -> Result<Store, StoreError> {
+        Store::open_with(database, IDLE_REWIND).await
+    }
+
+    /// [`open`](Self::open), SQLite's WAL emptied after `idle` without a write.
+    async fn open_with(database: &str, idle: Duration) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let database = database.trim();
         if database.is_empty() {
@@ -199,7 +204,7 @@ impl Store {
                 })
                 .connect(&url)
                 .await?;
-            let lane = Lane::new(writer, pool.clone())?;
+            let lane = Lane::new(writer, pool.clone(), idle)?;
             Store {
                 pool,
                 backend: Backend::Sqlite,
@@ -395,6 +400,50 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(pool, want);
+        store.close().await;
+    }
+
+    /// Once the writer has been idle for its quiet period, the WAL is copied into the database
+    /// and cut to nothing, the server still running; a write after it starts the WAL again.
+    #[tokio::test]
+    async fn an_idle_writer_empties_the_wal() {
+        use crate::WriteQuery as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("folio.db");
+        let idle = Duration::from_millis(100);
+        let store = Store::open_with(path.to_str().unwrap(), idle)
+            .await
+            .unwrap();
+        let wal = dir.path().join("folio.db-wal");
+        let size = || std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        let count = |store: Store| async move {
+            let n: i64 = sqlx::query_scalar("SELECT count(*) FROM workspaces")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+            n
+        };
+        let before = count(store.clone()).await;
+        for round in 0..2 {
+            for i in 0..5 {
+                sqlx::query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, $1, 0)")
+                    .bind(format!("idle-{round}-{i}"))
+                    .write(&store)
+                    .await
+                    .unwrap();
+            }
+            assert!(size() > 0, "round {round}: the writes are in the WAL");
+            let started = std::time::Instant::now();
+            while size() > 0 {
+                assert!(
+                    started.elapsed() < Duration::from_secs(5),
+                    "round {round}: the WAL still holds {} bytes after 5 s idle",
+                    size()
+                );
+                tokio::time::sleep(idle / 2).await;
+            }
+            assert_eq!(count(store.clone()).await, before + 5 * (round + 1));
+        }
         store.close().await;
     }
 }

@@ -27,6 +27,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use futures::TryStreamExt as _;
 use sqlx::any::{AnyQueryResult, AnyRow};
@@ -65,7 +66,18 @@ pub(crate) enum Rewind {
     Restart,
     /// The WAL file is cut to nothing: at a graceful stop.
     Truncate,
+    /// The WAL file is cut to nothing without waiting for readers, once the writer has been
+    /// idle for a while ([`watch_idle`]); a reader still in the WAL leaves it for the next quiet
+    /// spell.
+    Idle,
 }
+
+/// How long the writer is idle before the WAL is copied into the database and cut to nothing.
+/// At `synchronous=NORMAL` a commit is in the WAL but not synced; a checkpoint syncs both
+/// files. The passive ones run every [`CHECKPOINT_EVERY`] commits, so without this the last
+/// commits before a quiet spell would wait for the next burst, out of the database file and
+/// exposed to a power cut (not to a crash of the process) meanwhile.
+pub(crate) const IDLE_REWIND: Duration = Duration::from_secs(10);
 
 /// The savepoint of a member that may roll back alone, and of a script of statements that
 /// must apply together ([`crate::Backend::then_insert`]): one name, for `concat!` in the
@@ -106,14 +118,19 @@ struct Group {
 }
 
 impl Lane {
-    /// The lane over `conn`, a connection of its own (not of `pool`).
-    pub(crate) fn new(mut conn: WriterConn, pool: AnyPool) -> Result<Arc<Lane>, sqlx::Error> {
+    /// The lane over `conn`, a connection of its own (not of `pool`), whose WAL is emptied
+    /// after `idle` without a commit (see [`IDLE_REWIND`]).
+    pub(crate) fn new(
+        mut conn: WriterConn,
+        pool: AnyPool,
+        idle: Duration,
+    ) -> Result<Arc<Lane>, sqlx::Error> {
         // Savepoints keep the pages they change in a sub-journal, which SQLite spills to a
         // temporary file past 64 KiB: a group's members' savepoints, kept until its COMMIT,
         // passed that often (a file made and removed every other group). In memory it stays
         // as small as a group's changes; the readers keep their temporary files on disk.
         conn.execute("PRAGMA wal_autocheckpoint=0; PRAGMA temp_store=MEMORY")?;
-        Ok(Arc::new(Lane {
+        let lane = Arc::new(Lane {
             pool,
             checkpointing: Arc::default(),
             turn: Arc::new(Mutex::new(Turn {
@@ -123,7 +140,11 @@ impl Lane {
                 groups: 0,
             })),
             queued: AtomicUsize::new(0),
-        }))
+        });
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(watch_idle(Arc::downgrade(&lane), idle));
+        }
+        Ok(lane)
     }
 
     /// Starts a checkpoint on a pool connection unless one is running; when the WAL has
@@ -163,17 +184,20 @@ impl Lane {
         if turn.group.is_some() || turn.dangling {
             return false;
         }
-        let pragma = match how {
-            Rewind::Restart => "PRAGMA wal_checkpoint(RESTART)",
-            Rewind::Truncate => "PRAGMA wal_checkpoint(TRUNCATE)",
-        };
-        let done = tokio::task::spawn_blocking(move || turn.conn.three(pragma))
-            .await
-            .unwrap_or_else(|e| Err(sqlx::Error::Protocol(e.to_string())));
+        let done = tokio::task::spawn_blocking(move || match how {
+            Rewind::Restart => turn.conn.three("PRAGMA wal_checkpoint(RESTART)"),
+            Rewind::Truncate => turn.conn.three("PRAGMA wal_checkpoint(TRUNCATE)"),
+            Rewind::Idle => turn.conn.three_at_once("PRAGMA wal_checkpoint(TRUNCATE)"),
+        })
+        .await
+        .unwrap_or_else(|e| Err(sqlx::Error::Protocol(e.to_string())));
         match done {
             Ok((0, _, _)) => {
                 tracing::debug!(?how, "SQLite WAL rewound");
                 return true;
+            }
+            Ok(_) if matches!(how, Rewind::Idle) => {
+                tracing::debug!("SQLite WAL not emptied while idle: readers were in it")
             }
             Ok(_) => tracing::info!(
                 ?how,
@@ -414,6 +438,28 @@ fn finish(lane: &Arc<Lane>, mut turn: OwnedMutexGuard<Turn>) {
         return;
     }
     close(lane, &mut turn);
+}
+
+/// Empties the WAL ([`Rewind::Idle`]) when two looks `idle` apart find the turn free and the
+/// same count of commits, some of them since the WAL was last emptied; ends with the lane.
+async fn watch_idle(lane: std::sync::Weak<Lane>, idle: Duration) {
+    // commits at the last look (none while the turn was taken), and when the WAL was emptied
+    let (mut seen, mut emptied) = (None, 0);
+    loop {
+        tokio::time::sleep(idle).await;
+        let Some(lane) = lane.upgrade() else {
+            return;
+        };
+        let now = lane.turn.try_lock().ok().map(|turn| turn.groups);
+        if now.is_some()
+            && now == seen
+            && now != Some(emptied)
+            && lane.rewind_wal(Rewind::Idle).await
+        {
+            emptied = now.unwrap_or_default();
+        }
+        seen = now;
+    }
 }
 
 /// Commits the open group, and checkpoints every [`CHECKPOINT_EVERY`] commits.

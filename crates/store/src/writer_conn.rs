@@ -69,6 +69,19 @@ impl WriterConn {
             .map_err(error)
     }
 
+    /// [`three`](Self::three) with SQLite's busy handler off: what would wait for another
+    /// connection's lock answers busy at once instead.
+    pub(crate) fn three_at_once(&mut self, sql: &str) -> Result<(i64, i64, i64), sqlx::Error> {
+        let waits: i64 = self
+            .conn
+            .query_row("PRAGMA busy_timeout", [], |r| r.get(0))
+            .map_err(error)?;
+        self.execute("PRAGMA busy_timeout=0")?;
+        let done = self.three(sql);
+        self.execute(&format!("PRAGMA busy_timeout={waits}"))?;
+        done
+    }
+
     /// Runs a statement or a script of several, `$n` being `args[n - 1]` in each; keeps each
     /// statement's count of rows changed and every row. On a failure, says how many
     /// statements had completed.
