@@ -450,15 +450,14 @@ async fn watch_idle(lane: std::sync::Weak<Lane>, idle: Duration) {
         let Some(lane) = lane.upgrade() else {
             return;
         };
-        let now = lane.turn.try_lock().ok().map(|turn| turn.groups);
-        if now.is_some()
-            && now == seen
-            && now != Some(emptied)
-            && lane.rewind_wal(Rewind::Idle).await
-        {
-            emptied = now.unwrap_or_default();
+        let Some(now) = lane.turn.try_lock().ok().map(|turn| turn.groups) else {
+            seen = None;
+            continue;
+        };
+        if seen == Some(now) && now != emptied && lane.rewind_wal(Rewind::Idle).await {
+            emptied = now;
         }
-        seen = now;
+        seen = Some(now);
     }
 }
 
